@@ -1,0 +1,148 @@
+/* coll.h - collective algorithms as generators of point-to-point programs, and selectors.
+ *
+ * An algorithm turns one collective call on one rank into that rank's program: the
+ * ordered list of point-to-point operations it performs (isend/irecv/send/recv, waits),
+ * with peers as ranks of the communicator. The MPI runtime then runs the program
+ * through the same matching, protocols and network model as the trace's own messages,
+ * so a collective costs exactly what its messages cost. Programs do not depend on
+ * timing, so they are generated once, when the rank enters the collective.
+ *
+ * Algorithms are registered by name in one table (coll_registry.c), under the names
+ * SimGrid uses (`--cfg=smpi/bcast:binomial_tree`). A selector picks an algorithm per
+ * call from communicator size and message size: SimGrid's `default`, `ompi` (Open MPI
+ * 4.1 tuned rules) and `mpich` (MPICH 4.0 rules). */
+#ifndef TIR_COLL_H
+#define TIR_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum coll_kind {
+  COLL_BCAST,
+  COLL_REDUCE,
+  COLL_ALLREDUCE,
+  COLL_ALLTOALL,
+  COLL_ALLTOALLV,
+  COLL_GATHER,
+  COLL_GATHERV,
+  COLL_ALLGATHER,
+  COLL_ALLGATHERV,
+  COLL_SCATTER,
+  COLL_SCATTERV,
+  COLL_BARRIER,
+  COLL_REDUCE_SCATTER,
+  COLL_SCAN,
+  COLL_EXSCAN,
+  COLL_NKINDS
+} coll_kind;
+
+/* Internal tags of collectives: negative, never equal to a trace's tags (SimGrid's
+ * COLL_TAG_* values). */
+enum {
+  COLL_TAG_REDUCE = -112,
+  COLL_TAG_SCATTER = -223,
+  COLL_TAG_SCATTERV = -334,
+  COLL_TAG_GATHER = -445,
+  COLL_TAG_ALLGATHER = -556,
+  COLL_TAG_ALLGATHERV = -667,
+  COLL_TAG_BARRIER = -778,
+  COLL_TAG_REDUCE_SCATTER = -889,
+  COLL_TAG_ALLTOALLV = -1000,
+  COLL_TAG_ALLTOALL = -1112,
+  COLL_TAG_GATHERV = -2223,
+  COLL_TAG_BCAST = -3334,
+  COLL_TAG_ALLREDUCE = -4445,
+  COLL_TAG_SCAN = -888 /* SimGrid's linear scan/exscan use -888 */
+};
+
+/* One collective call, as one rank sees it. Sizes are in bytes. */
+typedef struct coll_args {
+  coll_kind kind;
+  int rank;                /* rank in the communicator */
+  int size;                /* communicator size */
+  int root;                /* rooted collectives */
+  int64_t sbytes, rbytes;  /* bytes sent / received per peer (count x datatype size) */
+  int64_t count;           /* element count (reduce-like), for segmenting algorithms */
+  int dtsize;              /* element size in bytes (>= 0) */
+  const int64_t *scounts;  /* v collectives: bytes to each peer (alltoallv, scatterv) */
+  const int64_t *rcounts;  /* bytes from each peer (alltoallv, gatherv, allgatherv,
+                              reduce_scatter's per-rank counts) */
+  const int *node_of;      /* SMP-aware algorithms: host index of each comm rank (or NULL) */
+} coll_args;
+
+typedef enum coll_op_kind {
+  COLL_OP_ISEND,  /* post a send (MPI_Isend / persistent start), keep the request */
+  COLL_OP_IRECV,  /* post a receive, keep the request */
+  COLL_OP_SEND,   /* blocking MPI_Send */
+  COLL_OP_RECV,   /* blocking MPI_Recv */
+  COLL_OP_WAITALL /* MPI_Waitall on every request posted since the last waitall */
+} coll_op_kind;
+
+typedef struct coll_op {
+  int32_t op;   /* coll_op_kind */
+  int32_t peer; /* communicator rank */
+  int32_t tag;
+  int32_t pad;
+  int64_t bytes;
+} coll_op;
+_Static_assert(sizeof(coll_op) == 24, "keep coll_op small: programs of big alltoalls are long");
+
+/* A rank's program for one collective call (grows; reused between calls). */
+typedef struct coll_prog {
+  coll_op *ops;
+  size_t n, cap;
+} coll_prog;
+
+void coll_prog_reset(coll_prog *p);
+void coll_prog_free(coll_prog *p);
+/* Appenders used by the algorithms. */
+void coll_isend(coll_prog *p, int peer, int tag, int64_t bytes);
+void coll_irecv(coll_prog *p, int peer, int tag, int64_t bytes);
+void coll_send(coll_prog *p, int peer, int tag, int64_t bytes);
+void coll_recv(coll_prog *p, int peer, int tag, int64_t bytes);
+void coll_waitall(coll_prog *p);
+/* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
+void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
+
+typedef void (*coll_gen_fn)(const coll_args *a, coll_prog *p);
+
+typedef struct coll_algo {
+  coll_kind kind;
+  const char *name; /* SimGrid's name, e.g. "binomial_tree" */
+  coll_gen_fn gen;
+  const char *desc;
+} coll_algo;
+
+/* Name table (coll_registry.c). */
+int coll_algo_count(void);
+const coll_algo *coll_algo_at(int i);
+/* Index of algorithm name for kind, or -1. */
+int coll_algo_find(coll_kind kind, const char *name);
+/* Comma-separated names of kind's algorithms into buf. */
+void coll_algo_names(coll_kind kind, char *buf, size_t len);
+const char *coll_kind_name(coll_kind kind); /* "bcast", "reduce_scatter", ... */
+/* kind from its --cfg name ("bcast", "reduce_scatter", ...), or -1. */
+int coll_kind_find(const char *name);
+
+/* Selectors: each maps a call to an algorithm name of the registry. */
+typedef const char *(*coll_select_fn)(const coll_args *a);
+typedef struct coll_selector {
+  const char *name;
+  coll_select_fn select;
+  const char *desc;
+} coll_selector;
+int coll_selector_find(const char *name); /* index or -1 */
+const coll_selector *coll_selector_at(int i);
+int coll_selector_count(void);
+const char *coll_selector_names(void);
+
+/* Generates a's program into p with the algorithm forced for its kind (forced != NULL
+ * and non-empty) or picked by selector sel. Returns the algorithm used. */
+const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p);
+
+/* Selectors' decision functions (coll_select_*.c). */
+const char *coll_select_default(const coll_args *a);
+const char *coll_select_ompi(const coll_args *a);
+const char *coll_select_mpich(const coll_args *a);
+
+#endif

@@ -1,0 +1,785 @@
+/* lmm.c - the linear max-min solver: weighted progressive filling with selective update.
+ *
+ * The maths are in lmm.h. This file reproduces the numerics of SimGrid 3.32's max-min
+ * solver operation for operation, because a different order of floating-point
+ * operations, or a different tie, moves simulated times: the same sequence of calls
+ * gives bit-identical values (checked against libsimgrid on random systems).
+ *
+ * Objects. The system owns three pools (constraints, variables, elements). An element
+ * links one variable to one constraint with a coefficient; it sits on three lists:
+ *  - its variable's element list (creation order: the order of lmm_expand calls);
+ *  - its constraint's enabled list (only while the variable has penalty > 0), kept
+ *    most-recently-enabled first, as SimGrid's enabled_element_set;
+ *  - its constraint's active list (enabled, coefficient > 0, not yet fixed by the
+ *    running solve), pushed at the front.
+ * A disabled variable (penalty 0) keeps its elements; they are only counted in the
+ * constraint's n_disabled. List orders matter: they fix the order of the sums.
+ *
+ * Selective update. Every change marks constraints as SimGrid does, eagerly: marking
+ * constraint c appends it to the modified list and walks depth-first through the
+ * enabled variables of c to every constraint they use (a variable is walked at most
+ * once per round, through its `visited` stamp). lmm_solve runs the filling over the
+ * modified list only, in list order, then lists the enabled variables of those
+ * constraints as modified, and opens a new round. SimGrid 3.32 has a blind spot: a
+ * walk starts only from a constraint not yet marked in the round, and a change to a
+ * variable starts from one constraint only (the first one for a penalty change,
+ * enabling, disabling or freeing; the expanded one for lmm_expand). When that one is
+ * already marked, the variable's other constraints may stay unmarked, and what hangs
+ * on them is not re-solved in that round. The default mode reproduces this;
+ * lmm_set_exact_incremental() also marks every constraint of the changed variable,
+ * so that every solve equals a from-scratch solve (to rounding).
+ *
+ * Invariants: between two calls, the saturated-variable queue and the light table are
+ * empty; an element is on its constraint's enabled list iff its variable's penalty is
+ * > 0; a constraint is on the modified list iff in_mod; every constraint with at least
+ * one element on the modified list was reached from a change since the last solve.
+ *
+ * Costs: marking is O(elements of the reached part) per round; a solve is
+ * O(I * L + E) where I is the number of filling iterations, L the number of
+ * constraints still in the light table and E the number of elements of the solved
+ * part (SimGrid's bound; a heap of levels would give O(E log L) but would have to
+ * reproduce SimGrid's order among equal levels). A FATPIPE constraint recomputes its
+ * max only when the last variable at the current max gets fixed, so n identical flows
+ * cost O(n); distinct penalties fixed from the largest cost O(n^2) per FATPIPE
+ * constraint (a per-solve sort would make it O(n log n); not needed so far). Memory
+ * comes from pools and grow-only arrays: a solve allocates nothing once warm. */
+#include "lmm.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+typedef struct lmm_elem lmm_elem;
+
+/* ======================================================================
+ * Pools: fixed-size objects carved from chunks, recycled through a free list.
+ * ====================================================================== */
+
+#define POOL_CHUNK 256 /* objects per chunk */
+
+typedef struct pool {
+  size_t size;     /* object size, rounded up to a multiple of sizeof(void *) */
+  void *free_list; /* recycled objects, linked through their first word */
+  void **chunks;   /* every chunk allocated, freed by pool_destroy */
+  size_t nchunks;  /* chunks in use */
+  size_t cap;      /* capacity of chunks */
+} pool;
+
+static void pool_init(pool *p, size_t size) {
+  memset(p, 0, sizeof *p);
+  p->size = (size + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+}
+
+static void pool_add_chunk(pool *p) {
+  char *chunk = x_malloc(p->size * POOL_CHUNK);
+  x_grow(&p->chunks, &p->cap, p->nchunks + 1, sizeof *p->chunks);
+  p->chunks[p->nchunks++] = chunk;
+  for (size_t i = POOL_CHUNK; i-- > 0;) {
+    void **obj = (void **)(chunk + i * p->size);
+    *obj = p->free_list;
+    p->free_list = obj;
+  }
+}
+
+/* A zeroed object; never NULL. */
+static void *pool_get(pool *p) {
+  if (!p->free_list)
+    pool_add_chunk(p);
+  void **obj = p->free_list;
+  p->free_list = *obj;
+  memset(obj, 0, p->size);
+  return obj;
+}
+
+static void pool_put(pool *p, void *obj) {
+  *(void **)obj = p->free_list;
+  p->free_list = obj;
+}
+
+static void pool_destroy(pool *p) {
+  for (size_t i = 0; i < p->nchunks; i++)
+    free(p->chunks[i]);
+  free(p->chunks);
+  memset(p, 0, sizeof *p);
+}
+
+/* ======================================================================
+ * Objects
+ * ====================================================================== */
+
+struct lmm_elem {
+  lmm_cnst *cnst;              /* the constraint side */
+  lmm_var *var;                /* the variable side */
+  double weight;               /* a_ic, the consumption coefficient */
+  lmm_elem *var_next;          /* next element of var, in creation order */
+  lmm_elem *en_prev, *en_next; /* cnst's enabled list (var->penalty > 0) */
+  lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
+  unsigned char enabled;       /* on the enabled list */
+  unsigned char active;        /* on the active list */
+};
+
+struct lmm_cnst {
+  double bound;                  /* capacity C_c */
+  double remaining;              /* solver: capacity not yet given to fixed variables */
+  double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
+  int fatpipe;                   /* max instead of sum */
+  int light;                     /* solver: index in the light table, -1 if not there */
+  size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
+  size_t n_disabled;             /* elements whose variable has penalty 0 */
+  lmm_elem *en_head;             /* enabled elements, most recently enabled first */
+  lmm_elem *ac_head;             /* active elements, most recently activated first */
+  lmm_cnst *mod_prev, *mod_next; /* modified list links */
+  int in_mod;                    /* on the modified list */
+};
+
+struct lmm_var {
+  void *owner;          /* the caller's action */
+  double penalty;       /* p_i; 0 = disabled */
+  double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
+  double value;         /* x_i after the last solve that reached it */
+  lmm_elem *elems;      /* elements, creation order */
+  lmm_elem *elems_tail; /* last element, for appending */
+  lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
+  int in_sat;           /* solver: on the saturated-variable queue */
+  uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
+  uint64_t visited;     /* == system round: already walked by marking this round */
+  size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
+};
+
+typedef struct light {
+  double level;   /* remaining / usage of cnst */
+  lmm_cnst *cnst; /* a constraint still taking part in the filling */
+} light;
+
+typedef struct mark_frame {
+  lmm_cnst *cnst;  /* constraint whose enabled elements are walked */
+  lmm_elem *elem;  /* current enabled element of cnst (NULL: done) */
+  lmm_elem *inner; /* next element of elem->var to look at */
+} mark_frame;
+
+struct lmm_system {
+  double precision;          /* maxmin/precision (SimGrid's sg_maxmin_precision) */
+  int exact;                 /* lmm_set_exact_incremental */
+  int modified;              /* something changed since the last solve */
+  uint64_t round;            /* marking round, bumped after each solve */
+  uint64_t next_rank;        /* creation stamp of the next variable */
+  pool cnst_pool;            /* owns every lmm_cnst */
+  pool var_pool;             /* owns every lmm_var */
+  pool elem_pool;            /* owns every lmm_elem */
+  lmm_cnst *mod_head;        /* modified list, marking order */
+  lmm_cnst *mod_tail;        /* its last constraint */
+  size_t n_mod;              /* its length */
+  mark_frame *stack;         /* marking's depth-first stack */
+  size_t stack_cap;          /* its capacity */
+  light *lights;             /* solver: constraints still being filled */
+  size_t n_lights, lights_cap;
+  int *sat_cnsts;            /* solver: light indices at the minimum level */
+  size_t n_sat_cnsts, sat_cnsts_cap;
+  lmm_var *sat_head;         /* solver: saturated-variable queue (FIFO) */
+  lmm_var *sat_tail;         /* its last variable */
+  lmm_var **out;             /* variables recomputed by the last solve, by rank */
+  size_t n_out, out_cap, out_pos;
+};
+
+/* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
+ * results to 0; strictly greater than the precision; closer than the precision. */
+static void double_update(double *x, double delta, double precision) {
+  *x -= delta;
+  if (*x < precision)
+    *x = 0.0;
+}
+static int double_positive(double x, double precision) { return x > precision; }
+static int double_equals(double a, double b, double precision) {
+  return fabs(a - b) < precision;
+}
+
+/* ======================================================================
+ * Intrusive lists
+ * ====================================================================== */
+
+static void enabled_push_front(lmm_cnst *c, lmm_elem *e) {
+  e->en_prev = NULL;
+  e->en_next = c->en_head;
+  if (c->en_head)
+    c->en_head->en_prev = e;
+  c->en_head = e;
+  e->enabled = 1;
+}
+
+static void enabled_remove(lmm_cnst *c, lmm_elem *e) {
+  if (e->en_prev)
+    e->en_prev->en_next = e->en_next;
+  else
+    c->en_head = e->en_next;
+  if (e->en_next)
+    e->en_next->en_prev = e->en_prev;
+  e->en_prev = e->en_next = NULL;
+  e->enabled = 0;
+}
+
+static void make_inactive(lmm_elem *e) {
+  if (!e->active)
+    return;
+  lmm_cnst *c = e->cnst;
+  if (e->ac_prev)
+    e->ac_prev->ac_next = e->ac_next;
+  else
+    c->ac_head = e->ac_next;
+  if (e->ac_next)
+    e->ac_next->ac_prev = e->ac_prev;
+  e->ac_prev = e->ac_next = NULL;
+  e->active = 0;
+}
+
+/* Pushes e at the front of its constraint's active list. SimGrid pushes without
+ * checking; an element left active by an earlier solve (a variable never fixed because
+ * its constraints were all dropped by the precision test) is moved to the front. */
+static void make_active(lmm_elem *e) {
+  lmm_cnst *c = e->cnst;
+  make_inactive(e);
+  e->ac_prev = NULL;
+  e->ac_next = c->ac_head;
+  if (c->ac_head)
+    c->ac_head->ac_prev = e;
+  c->ac_head = e;
+  e->active = 1;
+}
+
+static void mod_push_back(lmm_system *s, lmm_cnst *c) {
+  c->mod_next = NULL;
+  c->mod_prev = s->mod_tail;
+  if (s->mod_tail)
+    s->mod_tail->mod_next = c;
+  else
+    s->mod_head = c;
+  s->mod_tail = c;
+  c->in_mod = 1;
+  s->n_mod++;
+}
+
+static void mod_remove(lmm_system *s, lmm_cnst *c) {
+  if (!c->in_mod)
+    return;
+  if (c->mod_prev)
+    c->mod_prev->mod_next = c->mod_next;
+  else
+    s->mod_head = c->mod_next;
+  if (c->mod_next)
+    c->mod_next->mod_prev = c->mod_prev;
+  else
+    s->mod_tail = c->mod_prev;
+  c->mod_prev = c->mod_next = NULL;
+  c->in_mod = 0;
+  s->n_mod--;
+}
+
+/* ======================================================================
+ * Marking (SimGrid's update_modified_cnst_set and its recursion)
+ * ====================================================================== */
+
+static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
+  x_grow(&s->stack, &s->stack_cap, *top + 1, sizeof *s->stack);
+  lmm_elem *e = c->en_head;
+  s->stack[(*top)++] = (mark_frame){c, e, e ? e->var->elems : NULL};
+}
+
+/* One step of the inner loop of frame f: returns a newly marked constraint to descend
+ * into, or NULL when the current variable is done (exhausted or already visited). */
+static lmm_cnst *mark_step(lmm_system *s, mark_frame *f) {
+  lmm_var *v = f->elem->var;
+  while (f->inner) {
+    if (v->visited == s->round)
+      return NULL;
+    lmm_elem *x = f->inner;
+    f->inner = x->var_next;
+    if (x->cnst != f->cnst && !x->cnst->in_mod) {
+      mod_push_back(s, x->cnst);
+      return x->cnst;
+    }
+  }
+  return NULL;
+}
+
+/* Depth-first walk from c, with an explicit stack (chains of links can be long): for
+ * each enabled element of c, each constraint of its variable not yet marked is marked
+ * and walked before the next one; the variable is then stamped as visited. */
+static void mark_walk(lmm_system *s, lmm_cnst *c) {
+  size_t top = 0;
+  stack_push(s, &top, c);
+  while (top > 0) {
+    mark_frame *f = &s->stack[top - 1];
+    if (!f->elem) {
+      top--;
+      continue;
+    }
+    lmm_cnst *down = mark_step(s, f);
+    if (down) {
+      stack_push(s, &top, down);
+      continue;
+    }
+    f->elem->var->visited = s->round;
+    f->elem = f->elem->en_next;
+    f->inner = f->elem ? f->elem->var->elems : NULL;
+  }
+}
+
+static void mark_cnst(lmm_system *s, lmm_cnst *c) {
+  if (c->in_mod)
+    return;
+  mod_push_back(s, c);
+  mark_walk(s, c);
+}
+
+/* SimGrid marks the first constraint only (see the file comment); exact mode marks
+ * each one, which is a no-op for those already marked this round. */
+static void mark_from_var(lmm_system *s, const lmm_var *v) {
+  if (!v->elems || v->penalty <= 0)
+    return;
+  for (lmm_elem *e = v->elems; e; e = s->exact ? e->var_next : NULL)
+    mark_cnst(s, e->cnst);
+}
+
+/* ======================================================================
+ * System, constraints, variables
+ * ====================================================================== */
+
+lmm_system *lmm_new(double precision) {
+  lmm_system *s = x_calloc(1, sizeof *s);
+  s->precision = precision;
+  s->round = 1;
+  s->next_rank = 1;
+  pool_init(&s->cnst_pool, sizeof(lmm_cnst));
+  pool_init(&s->var_pool, sizeof(lmm_var));
+  pool_init(&s->elem_pool, sizeof(lmm_elem));
+  return s;
+}
+
+void lmm_free(lmm_system *s) {
+  if (!s)
+    return;
+  pool_destroy(&s->cnst_pool);
+  pool_destroy(&s->var_pool);
+  pool_destroy(&s->elem_pool);
+  free(s->stack);
+  free(s->lights);
+  free(s->sat_cnsts);
+  free(s->out);
+  free(s);
+}
+
+void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0; }
+
+lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
+  lmm_cnst *c = pool_get(&s->cnst_pool);
+  c->bound = bound;
+  c->fatpipe = fatpipe != 0;
+  c->light = -1;
+  return c;
+}
+
+double lmm_cnst_bound(const lmm_cnst *c) { return c->bound; }
+
+double lmm_cnst_usage(const lmm_cnst *c) {
+  double u = 0.0;
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
+    if (e->weight <= 0)
+      continue;
+    double x = e->weight * e->var->value;
+    u = c->fatpipe ? fmax(u, x) : u + x;
+  }
+  return u;
+}
+
+lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
+  assert(penalty >= 0);
+  lmm_var *v = pool_get(&s->var_pool);
+  v->owner = owner;
+  v->penalty = penalty;
+  v->bound = bound;
+  v->rank = s->next_rank++;
+  v->visited = s->round - 1;
+  v->out_slot = SIZE_MAX;
+  return v;
+}
+
+static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst == c)
+      return e;
+  return NULL;
+}
+
+static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
+  lmm_elem *e = pool_get(&s->elem_pool);
+  e->cnst = c;
+  e->var = v;
+  e->weight = coeff;
+  if (v->elems_tail)
+    v->elems_tail->var_next = e;
+  else
+    v->elems = e;
+  v->elems_tail = e;
+  if (v->penalty != 0.0)
+    enabled_push_front(c, e);
+  else
+    c->n_disabled++;
+  return e;
+}
+
+void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
+  s->modified = 1;
+  lmm_elem *e = find_elem(v, c);
+  if (!e)
+    e = new_elem(s, c, v, coeff);
+  else if (c->fatpipe)
+    e->weight = fmax(e->weight, coeff);
+  else
+    e->weight += coeff;
+  if (e->weight > 0 || v->penalty > 0)
+    mark_cnst(s, c);
+  if (s->exact)
+    mark_from_var(s, v); /* c may have been marked already: reach v's other constraints */
+}
+
+static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
+  v->penalty = penalty;
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    e->cnst->n_disabled--;
+    enabled_push_front(e->cnst, e);
+  }
+  mark_from_var(s, v); /* after the move: the walk must see v */
+}
+
+static void disable_var(lmm_system *s, lmm_var *v) {
+  mark_from_var(s, v); /* before the move: the walk must see v */
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    enabled_remove(e->cnst, e);
+    e->cnst->n_disabled++;
+    make_inactive(e);
+  }
+  v->penalty = 0.0;
+  v->value = 0.0;
+}
+
+void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
+  assert(penalty >= 0);
+  if (penalty == v->penalty)
+    return;
+  s->modified = 1;
+  if (penalty > 0 && v->penalty <= 0) {
+    enable_var(s, v, penalty);
+  } else if (penalty <= 0 && v->penalty > 0) {
+    disable_var(s, v);
+  } else {
+    v->penalty = penalty;
+    mark_from_var(s, v);
+  }
+}
+
+void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
+  s->modified = 1;
+  v->bound = bound;
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    mark_cnst(s, e->cnst);
+}
+
+static void out_forget(lmm_system *s, lmm_var *v) {
+  if (v->out_slot != SIZE_MAX && v->out_slot < s->n_out && s->out[v->out_slot] == v)
+    s->out[v->out_slot] = NULL;
+  v->out_slot = SIZE_MAX;
+}
+
+void lmm_var_free(lmm_system *s, lmm_var *v) {
+  s->modified = 1;
+  mark_from_var(s, v); /* before detaching: the walk must see v */
+  lmm_elem *next;
+  for (lmm_elem *e = v->elems; e; e = next) {
+    next = e->var_next;
+    lmm_cnst *c = e->cnst;
+    if (e->enabled)
+      enabled_remove(c, e);
+    else
+      c->n_disabled--;
+    make_inactive(e);
+    if (!c->en_head && c->n_disabled == 0)
+      mod_remove(s, c); /* SimGrid: an empty constraint leaves the modified set */
+    pool_put(&s->elem_pool, e);
+  }
+  out_forget(s, v);
+  pool_put(&s->var_pool, v);
+}
+
+double lmm_var_value(const lmm_var *v) { return v->value; }
+double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
+void *lmm_var_owner(const lmm_var *v) { return v->owner; }
+
+/* ======================================================================
+ * The solver (SimGrid's MaxMin::maxmin_solve)
+ * ====================================================================== */
+
+/* A new candidate level at light index pos: a strictly smaller level restarts the
+ * saturated set, an exactly equal one joins it (SimGrid compares levels with ==). */
+static void saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) {
+  assert(level > 0);
+  if (*min_level < 0 || *min_level > level) {
+    *min_level = level;
+    s->n_sat_cnsts = 0;
+  } else if (*min_level != level) {
+    return;
+  }
+  x_grow(&s->sat_cnsts, &s->sat_cnsts_cap, s->n_sat_cnsts + 1, sizeof *s->sat_cnsts);
+  s->sat_cnsts[s->n_sat_cnsts++] = pos;
+}
+
+static void sat_push(lmm_system *s, lmm_var *v) {
+  v->in_sat = 1;
+  v->sat_next = NULL;
+  if (s->sat_tail)
+    s->sat_tail->sat_next = v;
+  else
+    s->sat_head = v;
+  s->sat_tail = v;
+}
+
+static lmm_var *sat_pop(lmm_system *s) {
+  lmm_var *v = s->sat_head;
+  s->sat_head = v->sat_next;
+  if (!s->sat_head)
+    s->sat_tail = NULL;
+  v->in_sat = 0;
+  v->sat_next = NULL;
+  return v;
+}
+
+/* Queues the unfixed variables of the saturated constraints, each once, constraint
+ * by constraint in saturated-set order, each in active-list order. */
+static void saturated_var_update(lmm_system *s) {
+  for (size_t i = 0; i < s->n_sat_cnsts; i++) {
+    const lmm_cnst *c = s->lights[s->sat_cnsts[i]].cnst;
+    for (lmm_elem *e = c->ac_head; e; e = e->ac_next) {
+      assert(e->var->penalty > 0);
+      if (e->weight > 0 && !e->var->in_sat)
+        sat_push(s, e->var);
+    }
+  }
+}
+
+/* Usage of a FATPIPE constraint: the max of a/p over its unfixed enabled elements
+ * (a fixed variable has value > 0), with the number of elements reaching it. */
+static void fatpipe_rescan(lmm_cnst *c) {
+  c->usage = 0.0;
+  c->top_count = 0;
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
+    if (e->var->value > 0 || e->weight <= 0)
+      continue;
+    double x = e->weight / e->var->penalty;
+    if (x > c->usage) {
+      c->usage = x;
+      c->top_count = 1;
+    } else if (x == c->usage) {
+      c->top_count++;
+    }
+  }
+}
+
+/* Solve initialisation of one constraint: remaining = bound, usage from its enabled
+ * elements (values reset to 0, elements with a coefficient made active). Returns 0
+ * when the constraint takes no part (no capacity or no usage). */
+static int init_cnst(lmm_system *s, lmm_cnst *c) {
+  c->remaining = c->bound;
+  if (!double_positive(c->remaining, c->bound * s->precision))
+    return 0;
+  c->usage = 0.0;
+  c->top_count = 0;
+  for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+    assert(e->var->penalty > 0);
+    e->var->value = 0.0;
+    if (e->weight <= 0)
+      continue;
+    double x = e->weight / e->var->penalty;
+    if (!c->fatpipe)
+      c->usage += x;
+    else if (c->usage < x)
+      c->usage = x, c->top_count = 1;
+    else if (c->usage == x)
+      c->top_count++;
+    make_active(e);
+  }
+  return c->usage > 0;
+}
+
+/* Fills the light table from the modified list; returns the minimum level. */
+static double init_lights(lmm_system *s) {
+  double min_level = -1;
+  s->n_lights = 0;
+  s->n_sat_cnsts = 0;
+  x_grow(&s->lights, &s->lights_cap, s->n_mod, sizeof *s->lights);
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
+    c->light = -1;
+    if (!init_cnst(s, c))
+      continue;
+    int pos = (int)s->n_lights++;
+    s->lights[pos] = (light){c->remaining / c->usage, c};
+    c->light = pos;
+    saturated_cnst_update(s, s->lights[pos].level, pos, &min_level);
+  }
+  return min_level;
+}
+
+/* Drops c from the light table when it is used up, else refreshes its level. */
+static void refresh_light(lmm_system *s, lmm_cnst *c) {
+  if (c->light < 0)
+    return;
+  if (!double_positive(c->usage, s->precision) ||
+      !double_positive(c->remaining, c->bound * s->precision)) {
+    size_t pos = (size_t)c->light;
+    s->lights[pos] = s->lights[s->n_lights - 1];
+    s->lights[pos].cnst->light = (int)pos;
+    s->n_lights--;
+    c->light = -1;
+  } else {
+    s->lights[c->light].level = c->remaining / c->usage;
+  }
+}
+
+/* Takes the fixed value of v off the constraint of e. */
+static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
+  lmm_cnst *c = e->cnst;
+  if (!c->fatpipe) {
+    double_update(&c->remaining, e->weight * v->value, c->bound * s->precision);
+    double_update(&c->usage, e->weight / v->penalty, s->precision);
+    refresh_light(s, c);
+    make_inactive(e);
+    return;
+  }
+  make_inactive(e);
+  if (c->light < 0)
+    return; /* its usage is never read again in this solve */
+  if (e->weight > 0 && e->weight / v->penalty == c->usage && --c->top_count == 0)
+    fatpipe_rescan(c);
+  refresh_light(s, c);
+}
+
+/* The smallest b_i * p_i below the current level among the queued variables, or -1. */
+static double min_bound_level(const lmm_system *s, double min_level) {
+  double min_bound = -1;
+  for (const lmm_var *v = s->sat_head; v; v = v->sat_next) {
+    double bp = v->bound * v->penalty;
+    if (v->bound > 0 && bp < min_level)
+      min_bound = min_bound < 0 ? bp : fmin(min_bound, bp);
+  }
+  return min_bound;
+}
+
+/* Fixes the queued variables: all at min_level / p, or, when some bound is below the
+ * level, only those at the smallest bound (the others wait for a later iteration). */
+static void fix_saturated(lmm_system *s, double min_level) {
+  double min_bound = min_bound_level(s, min_level);
+  while (s->sat_head) {
+    lmm_var *v = sat_pop(s);
+    assert(v->penalty > 0);
+    if (min_bound < 0)
+      v->value = min_level / v->penalty;
+    else if (double_equals(min_bound, v->bound * v->penalty, s->precision))
+      v->value = v->bound;
+    else
+      continue;
+    for (lmm_elem *e = v->elems; e; e = e->var_next)
+      consume(s, e, v);
+  }
+}
+
+/* The next minimum level over the light table, in table order. A constraint left with
+ * no active element (its usage kept above the precision by rounding) is dropped:
+ * SimGrid asserts that this never happens, and would otherwise loop forever. */
+static double next_level(lmm_system *s) {
+  double min_level = -1;
+  s->n_sat_cnsts = 0;
+  for (size_t pos = 0; pos < s->n_lights;) {
+    lmm_cnst *c = s->lights[pos].cnst;
+    if (!c->ac_head) {
+      c->usage = 0.0;
+      refresh_light(s, c); /* swaps the last entry into pos */
+      continue;
+    }
+    saturated_cnst_update(s, s->lights[pos].level, (int)pos, &min_level);
+    pos++;
+  }
+  return min_level;
+}
+
+static void maxmin_solve(lmm_system *s) {
+  double min_level = init_lights(s);
+  saturated_var_update(s);
+  do {
+    fix_saturated(s, min_level);
+    min_level = next_level(s);
+    saturated_var_update(s);
+  } while (s->n_lights > 0);
+}
+
+/* ======================================================================
+ * Rounds: what the last solve recomputed
+ * ====================================================================== */
+
+static int by_rank(const void *a, const void *b) {
+  uint64_t ra = (*(lmm_var *const *)a)->rank, rb = (*(lmm_var *const *)b)->rank;
+  return (ra > rb) - (ra < rb);
+}
+
+/* The enabled variables with a coefficient on a solved constraint (SimGrid's modified
+ * action set), sorted by creation. Uses out_slot == 0 as "already listed" while
+ * collecting: slots are assigned after sorting. */
+static void collect_modified(lmm_system *s) {
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
+    for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+      if (e->weight <= 0 || e->var->out_slot == 0)
+        continue;
+      x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+      s->out[s->n_out++] = e->var;
+      e->var->out_slot = 0;
+    }
+  }
+  qsort(s->out, s->n_out, sizeof *s->out, by_rank);
+  for (size_t i = 0; i < s->n_out; i++)
+    s->out[i]->out_slot = i;
+}
+
+static void clear_out(lmm_system *s) {
+  for (size_t i = 0; i < s->n_out; i++)
+    if (s->out[i])
+      s->out[i]->out_slot = SIZE_MAX;
+  s->n_out = 0;
+  s->out_pos = 0;
+}
+
+static void end_round(lmm_system *s) {
+  while (s->mod_head)
+    mod_remove(s, s->mod_head);
+  s->round++; /* un-visits every variable at once (64 bits: never wraps) */
+}
+
+void lmm_solve(lmm_system *s) {
+  clear_out(s);
+  if (!s->modified)
+    return;
+  maxmin_solve(s);
+  s->modified = 0;
+  collect_modified(s);
+  end_round(s);
+}
+
+lmm_var *lmm_next_modified(lmm_system *s) {
+  while (s->out_pos < s->n_out) {
+    lmm_var *v = s->out[s->out_pos++];
+    if (v) {
+      v->out_slot = SIZE_MAX;
+      return v;
+    }
+  }
+  return NULL;
+}

@@ -1,0 +1,78 @@
+/* lmm.h - the linear max-min (LMM) flow-sharing solver: weighted max-min fairness with
+ * bounds, SHARED and FATPIPE constraints, per-variable coefficients.
+ *
+ * The maths (as SimGrid's src/kernel/lmm/maxmin.cpp, which tir must equal to 1e-6):
+ * variables x_i (flows, executions) have a sharing penalty p_i > 0 and an optional
+ * upper bound b_i; constraints c (links, CPUs) have a capacity C_c and coefficients
+ * a_ic >= 0. The solution maximises the minimum of p_i * x_i by progressive filling:
+ *   1. usage_c = sum_i a_ic / p_i over the unfixed variables of c (FATPIPE: max_i);
+ *      the candidate level of c is r_c = remaining_c / usage_c.
+ *   2. m = min_c r_c; the saturated constraints are those with r_c == m.
+ *   3. Among the unfixed variables of the saturated constraints, if some have
+ *      b_i * p_i < m, only those with the smallest b_i * p_i are fixed, to x_i = b_i;
+ *      otherwise all of them are fixed to x_i = m / p_i.
+ *   4. remaining_c -= a_ic * x_i for every constraint of a fixed variable (FATPIPE:
+ *      remaining unchanged, usage recomputed as a max); constraints whose usage or
+ *      remaining falls to 0 (within maxmin/precision) are dropped; repeat.
+ * Example: one SHARED link of capacity 10, flow A with p=1, flow B with p=3, no bounds:
+ *   usage = 1/1 + 1/3 = 4/3, m = 10 / (4/3) = 7.5, x_A = 7.5, x_B = 2.5 (A:B = 3:1).
+ * The same two flows on a FATPIPE link of capacity 10 get 10 each.
+ *
+ * A variable with penalty 0 is disabled (it takes no capacity, value 0): a flow in its
+ * latency phase. Incremental solving: every change (new variable, expand, penalty,
+ * bound, free) marks the constraints it touches as modified; lmm_solve re-solves only
+ * the part of the system connected to modified constraints, and lmm_next_modified then
+ * hands out every variable whose value may have changed.
+ *
+ * Ownership: the system owns constraints and variables; a variable's owner pointer is
+ * the caller's. Memory errors exit (xalloc.h). */
+#ifndef TIR_LMM_H
+#define TIR_LMM_H
+
+typedef struct lmm_system lmm_system;
+typedef struct lmm_cnst lmm_cnst;
+typedef struct lmm_var lmm_var;
+
+/* precision: SimGrid's maxmin/precision (1e-5), used as in its double_update /
+ * double_positive / double_equals helpers. */
+lmm_system *lmm_new(double precision);
+void lmm_free(lmm_system *s);
+
+/* A constraint of capacity bound (> 0); fatpipe != 0 for FATPIPE sharing. */
+lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe);
+double lmm_cnst_bound(const lmm_cnst *c);
+/* Sum of a_ic * x_i over the enabled variables of c (the constraint's current usage,
+ * e.g. a CPU's used flop/s for the energy model). FATPIPE: the max. */
+double lmm_cnst_usage(const lmm_cnst *c);
+
+/* A variable; penalty 0 creates it disabled; bound < 0 means unbounded. */
+lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound);
+/* Adds coefficient coeff of v on c; if v already uses c, SHARED adds the coefficients,
+ * FATPIPE keeps the max (SimGrid's System::expand). */
+void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff);
+void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty);
+void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound);
+void lmm_var_free(lmm_system *s, lmm_var *v);
+
+double lmm_var_value(const lmm_var *v);
+double lmm_var_penalty(const lmm_var *v);
+void *lmm_var_owner(const lmm_var *v);
+
+/* Incremental mode. 0 (the default) marks constraints exactly as SimGrid 3.32 does,
+ * blind spot included: a change to a variable (penalty, enabling, disabling, freeing,
+ * expand) marks one of its constraints (the first, or the expanded one) and walks
+ * from it only if it was not marked yet in the current round, so the variable's other
+ * constraints (and what hangs on them) may not be re-solved. Example: links c0 = 10,
+ * c1 = 4, u on c0, w on c1, v on both created disabled; after a solve, u's bound
+ * changes then v is enabled: SimGrid gives u = v = 5, w = 4 (c1 over-used) where a
+ * fresh solve gives u = 8, v = w = 2. 1 marks every constraint of the changed
+ * variable: lmm_solve then gives the values of a from-scratch solve (to rounding). */
+void lmm_set_exact_incremental(lmm_system *s, int exact);
+
+/* Re-solves the modified part of the system (all of it on the first call). */
+void lmm_solve(lmm_system *s);
+/* After lmm_solve: returns the next variable whose value was recomputed (each once,
+ * in a deterministic order: the order in which they were created), NULL when done. */
+lmm_var *lmm_next_modified(lmm_system *s);
+
+#endif

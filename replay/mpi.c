@@ -1,0 +1,251 @@
+/* mpi.c - mailboxes, matching and transfers of the MPI point-to-point runtime.
+ *
+ * Mailboxes are FIFO queues per (receiver, source, tag) in one open-addressing hash
+ * table: a posted send first looks for the oldest matching posted receive, a posted
+ * receive for the oldest matching posted send, so matching is O(1) and respects MPI's
+ * non-overtaking rule. A queue holds only sends or only receives at any time.
+ * A matched pair becomes one flow in the engine; when it completes, the receive (and a
+ * non-detached send) complete and their owners are woken. */
+#include "mpi.h"
+
+#include "xalloc.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct mbox {
+  uint64_t key;          /* (dst, src, tag) packed; 0 = free slot */
+  int32_t dst, src, tag;
+  mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+} mbox;
+
+typedef struct transfer {
+  mpi_world *w;
+  mpi_req *send, *recv;
+} transfer;
+
+struct mpi_world {
+  eng *e;
+  const config *cfg;
+  int np;
+  const int *host_of;
+  mpi_wake_fn wake;
+  mpi_error_fn error;
+  void *ctx;
+  mbox *boxes;
+  size_t nboxes, cap;
+  uint64_t messages;
+  int unmatched; /* requests posted and not yet matched */
+};
+
+mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
+                   mpi_error_fn error, void *ctx) {
+  mpi_world *w = x_calloc(1, sizeof *w);
+  w->e = e;
+  w->cfg = c;
+  w->np = np;
+  w->host_of = host_of;
+  w->wake = wake;
+  w->error = error;
+  w->ctx = ctx;
+  return w;
+}
+
+static void free_queue(mpi_req *r) {
+  while (r) {
+    mpi_req *n = r->next;
+    if (--r->refs == 0)
+      free(r);
+    r = n;
+  }
+}
+
+void mpi_free(mpi_world *w) {
+  if (!w)
+    return;
+  for (size_t i = 0; i < w->cap; i++)
+    if (w->boxes[i].key)
+      free_queue(w->boxes[i].head);
+  free(w->boxes);
+  free(w);
+}
+
+/* ====== mailbox table ====== */
+
+static uint64_t box_key(int dst, int src, int tag) {
+  return (((uint64_t)(uint32_t)dst << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint64_t)(uint32_t)tag) * 0x9E3779B97F4A7C15ull | 1;
+}
+
+static void rehash(mpi_world *w) {
+  size_t ncap = w->cap ? 2 * w->cap : 1024;
+  mbox *nb = x_calloc(ncap, sizeof *nb);
+  for (size_t i = 0; i < w->cap; i++)
+    if (w->boxes[i].key) {
+      size_t j = (size_t)(w->boxes[i].key >> 7) & (ncap - 1);
+      while (nb[j].key)
+        j = (j + 1) & (ncap - 1);
+      nb[j] = w->boxes[i];
+    }
+  free(w->boxes);
+  w->boxes = nb;
+  w->cap = ncap;
+}
+
+static mbox *get_box(mpi_world *w, int dst, int src, int tag) {
+  if (2 * (w->nboxes + 1) > w->cap)
+    rehash(w);
+  uint64_t key = box_key(dst, src, tag);
+  size_t j = (size_t)(key >> 7) & (w->cap - 1);
+  for (;; j = (j + 1) & (w->cap - 1)) {
+    mbox *b = &w->boxes[j];
+    if (!b->key) {
+      *b = (mbox){.key = key, .dst = dst, .src = src, .tag = tag};
+      w->nboxes++;
+      return b;
+    }
+    if (b->key == key && b->dst == dst && b->src == src && b->tag == tag)
+      return b;
+  }
+}
+
+static void enqueue(mbox *b, mpi_req *r) {
+  r->next = NULL;
+  if (b->tail)
+    b->tail->next = r;
+  else
+    b->head = r;
+  b->tail = r;
+}
+
+static mpi_req *dequeue(mbox *b) {
+  mpi_req *r = b->head;
+  b->head = r->next;
+  if (!b->head)
+    b->tail = NULL;
+  r->next = NULL;
+  return r;
+}
+
+/* ====== transfers ====== */
+
+static void transfer_done(void *ctx, eng_act *a) {
+  (void)a;
+  transfer *t = ctx;
+  mpi_world *w = t->w;
+  t->recv->complete = 1;
+  t->recv->detached_sender = t->send->detached;
+  w->wake(w->ctx, t->recv->dst);
+  if (!t->send->detached) {
+    t->send->complete = 1;
+    w->wake(w->ctx, t->send->src);
+  }
+  mpi_req_release(w, t->send);
+  mpi_req_release(w, t->recv);
+  free(t);
+}
+
+static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
+  s->matched = r->matched = 1;
+  r->real_bytes = s->bytes;
+  w->unmatched -= 2;
+  if (r->bytes < s->bytes) {
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "message truncated (MPI_ERR_TRUNCATE): rank %d sends %" PRId64 " bytes with tag %d "
+             "(line %ld) but rank %d posted a receive of %" PRId64 " bytes (line %ld)",
+             s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
+    w->error(w->ctx, msg);
+  }
+  transfer *t = x_malloc(sizeof *t);
+  *t = (transfer){w, s, r};
+  s->refs++;
+  r->refs++;
+  w->messages++;
+  char err[256];
+  if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16,
+                      transfer_done, t, err, sizeof err)) {
+    w->error(w->ctx, err);
+    s->refs--;
+    r->refs--;
+    free(t);
+  }
+}
+
+static mpi_req *req_new(int src, int dst, int tag, int64_t bytes, int recv, long line) {
+  mpi_req *r = x_calloc(1, sizeof *r);
+  *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .bytes = bytes, .recv = (uint8_t)recv,
+                 .refs = 1, .line = line};
+  return r;
+}
+
+mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
+  mpi_req *s = req_new(src, dst, tag, bytes, 0, line);
+  s->detached = bytes < w->cfg->detached_thresh;
+  if (s->detached)
+    s->complete = 1;
+  mbox *b = get_box(w, dst, src, tag);
+  w->unmatched++;
+  if (b->head && b->head->recv) {
+    mpi_req *r = dequeue(b);
+    start_transfer(w, s, r);
+    mpi_req_release(w, r); /* the mailbox's reference */
+  } else {
+    s->refs++; /* the mailbox's reference */
+    enqueue(b, s);
+  }
+  return s;
+}
+
+mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
+  mpi_req *r = req_new(src, dst, tag, bytes, 1, line);
+  mbox *b = get_box(w, dst, src, tag);
+  w->unmatched++;
+  if (b->head && !b->head->recv) {
+    mpi_req *s = dequeue(b);
+    start_transfer(w, s, r);
+    mpi_req_release(w, s); /* the mailbox's reference */
+  } else {
+    r->refs++;
+    enqueue(b, r);
+  }
+  return r;
+}
+
+int64_t mpi_probe(mpi_world *w, int src, int dst, int tag) {
+  mbox *b = get_box(w, dst, src, tag);
+  return b->head && !b->head->recv ? b->head->bytes : -1;
+}
+
+void mpi_req_release(mpi_world *w, mpi_req *r) {
+  (void)w;
+  if (r && --r->refs == 0)
+    free(r);
+}
+
+double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {
+  if (isend)
+    return cfg_affine(&w->cfg->ois, (double)bytes);
+  if (bytes < w->cfg->detached_thresh)
+    return cfg_affine(&w->cfg->os, (double)bytes);
+  return 0;
+}
+
+double mpi_recv_overhead(const mpi_world *w, const mpi_req *r) {
+  return r->recv && r->detached_sender ? cfg_affine(&w->cfg->orecv, (double)r->real_bytes) : 0;
+}
+
+int mpi_unmatched(const mpi_world *w) { return w->unmatched; }
+uint64_t mpi_messages(const mpi_world *w) { return w->messages; }
+
+void mpi_report_unmatched(const mpi_world *w, FILE *out) {
+  int shown = 0;
+  for (size_t i = 0; i < w->cap && shown < 20; i++) {
+    const mbox *b = &w->boxes[i];
+    for (const mpi_req *r = b->key ? b->head : NULL; r && shown < 20; r = r->next, shown++)
+      fprintf(out, "  unmatched %s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
+              r->recv ? "receive" : "send", r->src, r->dst, r->tag, r->bytes, r->line);
+  }
+  if (w->unmatched > shown)
+    fprintf(out, "  ... and %d more\n", w->unmatched - shown);
+}

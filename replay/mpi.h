@@ -1,0 +1,64 @@
+/* mpi.h - the MPI point-to-point runtime: requests, mailboxes, matching, protocols.
+ *
+ * SimGrid's SMPI semantics (SMPI_MODEL.md 5): a send is posted to the receiver's
+ * mailbox; sends and receives match in FIFO order on (source, tag) (communicator is
+ * always the world here; collectives use negative tags); the transfer of the sender's
+ * bytes + 16 starts when the second side arrives. Sends below
+ * smpi/send-is-detached-thresh are detached: complete for the sender at once. */
+#ifndef TIR_MPI_H
+#define TIR_MPI_H
+
+#include "config.h"
+#include "engine.h"
+
+#include <stdint.h>
+
+typedef struct mpi_req {
+  int32_t src, dst, tag;      /* world ranks and tag */
+  int64_t bytes;              /* posted size (a receive's may exceed the message) */
+  int64_t real_bytes;         /* receive: the message's size once matched */
+  uint8_t recv;               /* 1: receive request */
+  uint8_t detached;           /* send: detached (eager) */
+  uint8_t complete;           /* done for its owner (wait would return) */
+  uint8_t detached_sender;    /* receive: the matched send was detached */
+  uint8_t matched;            /* paired with its counterpart */
+  int32_t refs;               /* owner + pending transfer */
+  long line;                  /* trace line that posted it (deadlock reports) */
+  struct mpi_req *next;       /* mailbox queue */
+} mpi_req;
+
+typedef struct mpi_world mpi_world;
+
+/* Called when a request owned by rank completes. */
+typedef void (*mpi_wake_fn)(void *ctx, int rank);
+/* Called on a fatal matching error (truncation, no route): message, then the replay
+ * stops with an error. */
+typedef void (*mpi_error_fn)(void *ctx, const char *msg);
+
+mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
+                   mpi_error_fn error, void *ctx);
+void mpi_free(mpi_world *w);
+
+/* Posts a send of bytes from src to dst with tag (the overhead sleeps are the caller's:
+ * see mpi_send_overhead). The returned request belongs to the caller (one reference). */
+mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line);
+mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line);
+/* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
+int64_t mpi_probe(mpi_world *w, int src, int dst, int tag);
+/* Drops the caller's reference. */
+void mpi_req_release(mpi_world *w, mpi_req *r);
+
+/* Seconds a sender sleeps before posting (smpi/ois for isends, smpi/os for detached
+ * blocking sends, else 0) and a receiver after a message from a detached sender. */
+double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend);
+double mpi_recv_overhead(const mpi_world *w, const mpi_req *r);
+
+/* Number of transfers running or waiting for a match (for end-of-run checks), and a
+ * report of unmatched requests to out. */
+int mpi_unmatched(const mpi_world *w);
+void mpi_report_unmatched(const mpi_world *w, FILE *out);
+
+/* Statistics. */
+uint64_t mpi_messages(const mpi_world *w);
+
+#endif

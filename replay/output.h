@@ -1,0 +1,20 @@
+/* output.h - files tir-replay writes: the report (JSON or CSV), always atomically
+ * (written to a temporary file in the same folder, then renamed: a failed write leaves
+ * no partial file and never clobbers the previous one). */
+#ifndef TIR_OUTPUT_H
+#define TIR_OUTPUT_H
+
+#include "replay.h"
+
+#include <stdio.h>
+
+/* Opens a temporary file beside path for writing. Returns NULL with err on failure. */
+FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen);
+/* Closes f and renames it to path (or removes it if failed != 0). Returns 0 or -1 with
+ * "PATH: reason" in err. Frees tmp_path. */
+int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *err, size_t errlen);
+
+/* Writes the report of res to path: JSON if it ends in .json, CSV if .csv. */
+int output_report(const char *path, const replay_opts *o, const replay_result *res, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,635 @@
+/* rank.c - the action interpreter of one simulated rank (SimGrid 3.32's replay semantics).
+ *
+ * A trace action becomes a program of rops (expand_*), executed by step(): each rop
+ * either completes at once (returns 1) or starts something and blocks (returns 0); the
+ * rank is re-run when that thing completes, and `phase` says where the rop resumed.
+ * Semantics follow smpi_replay.cpp and smpi_request.cpp (TI_FORMAT.md 2-3,
+ * SMPI_MODEL.md 5-7): blocking send = post (after smpi/os if detached) + wait; isend
+ * pays smpi/ois; a receive from a detached sender pays smpi/or when finished; waitall is
+ * a loop of waitany; test sleeps nsleeps x smpi/test with one process-wide nsleeps; the
+ * request store is keyed by (src, dst, tag) with FIFO lists and null placeholders. */
+#include "rank.h"
+
+#include "replay_impl.h"
+#include "xalloc.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum rop_kind {
+  OP_SEND,          /* post a send (peer, tag, bytes); flags say how it is waited */
+  OP_RECV,          /* post a receive */
+  OP_WAITALL,       /* wait for the program's requests posted since the last waitall */
+  OP_EXEC,          /* execute amount flops on the rank's host */
+  OP_SLEEP,         /* sleep amount seconds */
+  OP_WAIT_STORE,    /* trace wait: pop (peer, peer2, tag) from the store and wait */
+  OP_TEST_STORE,    /* trace test */
+  OP_WAITALL_STORE, /* trace waitall */
+  OP_WAITALL_END,   /* end of trace: wait the last request of each store key */
+  OP_PROBE,         /* recv with negative size: probe loop, then the receive */
+  OP_INIT           /* init: default datatype and timer origin */
+};
+
+enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4 };
+
+/* ====== program building ====== */
+
+static rop *push(rank *r, int kind) {
+  x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
+  rop *o = &r->ops[r->nops++];
+  memset(o, 0, sizeof *o);
+  o->kind = (uint8_t)kind;
+  return o;
+}
+
+static void push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
+  rop *o = push(r, kind);
+  o->flags = (uint8_t)flags;
+  o->peer = peer;
+  o->tag = tag;
+  o->bytes = bytes;
+}
+
+static void push_amount(rank *r, int kind, double amount) { push(r, kind)->amount = amount; }
+
+static int64_t nbytes(replay_ctx *x, int64_t count, int dt) {
+  int size = dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
+  return count * (size < 0 ? 0 : size);
+}
+
+static int dtsize(replay_ctx *x, int dt) {
+  return dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
+}
+
+/* Converts a collective's program (communicator = world) into rops. */
+static void push_prog(rank *r, const coll_prog *p) {
+  for (size_t i = 0; i < p->n; i++) {
+    const coll_op *c = &p->ops[i];
+    switch (c->op) {
+    case COLL_OP_ISEND:
+      push_p2p(r, OP_SEND, ROP_ISEND, c->peer, c->tag, c->bytes);
+      break;
+    case COLL_OP_IRECV:
+      push_p2p(r, OP_RECV, 0, c->peer, c->tag, c->bytes);
+      break;
+    case COLL_OP_SEND:
+      push_p2p(r, OP_SEND, ROP_BLOCKING, c->peer, c->tag, c->bytes);
+      break;
+    case COLL_OP_RECV:
+      push_p2p(r, OP_RECV, ROP_BLOCKING, c->peer, c->tag, c->bytes);
+      break;
+    default:
+      push(r, OP_WAITALL);
+    }
+  }
+}
+
+static void vec_bytes(replay_ctx *x, const int64_t *v, int dt, int64_t **out) {
+  *out = x_realloc(*out, (size_t)x->np * sizeof **out);
+  for (int i = 0; i < x->np; i++)
+    (*out)[i] = nbytes(x, v[i], dt);
+}
+
+static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
+  const trace_action *a = &r->act;
+  coll_args c = {.kind = kind, .rank = r->id, .size = x->np, .root = a->peer, .count = a->count};
+  c.dtsize = dtsize(x, a->dtype);
+  c.sbytes = nbytes(x, a->count, a->dtype);
+  c.rbytes = c.sbytes;
+  switch (kind) {
+  case COLL_ALLTOALL:
+  case COLL_GATHER:
+  case COLL_SCATTER:
+  case COLL_ALLGATHER:
+    c.rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_GATHERV:
+  case COLL_ALLGATHERV:
+    vec_bytes(x, a->vec, a->dtype2, &r->vbytes);
+    c.rcounts = r->vbytes;
+    break;
+  case COLL_SCATTERV:
+    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
+    c.scounts = r->vbytes;
+    c.rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_ALLTOALLV:
+    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec2, a->dtype2, &r->vbytes2);
+    c.scounts = r->vbytes;
+    c.rcounts = r->vbytes2;
+    break;
+  case COLL_REDUCE_SCATTER:
+    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
+    c.rcounts = r->vbytes;
+    break;
+  default:
+    break;
+  }
+  coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
+  push_prog(r, &r->prog);
+  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
+  if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
+       kind == COLL_EXSCAN) && a->amount != 0)
+    push_amount(r, OP_EXEC, a->amount);
+}
+
+static const signed char coll_of[TRACE_NOPS] = {
+    [TRACE_BARRIER] = COLL_BARRIER + 1,     [TRACE_BCAST] = COLL_BCAST + 1,
+    [TRACE_REDUCE] = COLL_REDUCE + 1,       [TRACE_ALLREDUCE] = COLL_ALLREDUCE + 1,
+    [TRACE_ALLTOALL] = COLL_ALLTOALL + 1,   [TRACE_ALLTOALLV] = COLL_ALLTOALLV + 1,
+    [TRACE_GATHER] = COLL_GATHER + 1,       [TRACE_GATHERV] = COLL_GATHERV + 1,
+    [TRACE_ALLGATHER] = COLL_ALLGATHER + 1, [TRACE_ALLGATHERV] = COLL_ALLGATHERV + 1,
+    [TRACE_SCATTER] = COLL_SCATTER + 1,     [TRACE_SCATTERV] = COLL_SCATTERV + 1,
+    [TRACE_REDUCESCATTER] = COLL_REDUCE_SCATTER + 1, [TRACE_SCAN] = COLL_SCAN + 1,
+    [TRACE_EXSCAN] = COLL_EXSCAN + 1};
+
+/* Expands r->act into r's program; sets its category and whether it is logged. */
+static void expand(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  r->nops = r->pc = 0;
+  r->phase = 0;
+  r->category = 1;
+  r->logged = 1;
+  switch (a->op) {
+  case TRACE_INIT:
+    push(r, OP_INIT)->flags = (uint8_t)a->has_arg;
+    r->logged = 0;
+    r->category = -1;
+    return;
+  case TRACE_FINALIZE:
+  case TRACE_REGION:
+  case TRACE_REGION_END:
+    r->logged = 0;
+    r->category = -1;
+    return;
+  case TRACE_COMM_SIZE:
+  case TRACE_COMM_SPLIT:
+  case TRACE_COMM_DUP:
+  case TRACE_LOCATION:
+    r->category = -1;
+    return;
+  case TRACE_COMPUTE:
+    r->category = 0;
+    if (x->o->cfg.simulate_computation && a->amount != 0)
+      push_amount(r, OP_EXEC, a->amount);
+    return;
+  case TRACE_SLEEP:
+    r->category = 0;
+    push_amount(r, OP_SLEEP, a->amount);
+    return;
+  case TRACE_SEND:
+  case TRACE_ISEND: {
+    int blocking = a->op == TRACE_SEND;
+    push_p2p(r, OP_SEND, blocking ? ROP_BLOCKING : ROP_STORE | ROP_ISEND, a->peer, a->tag,
+             nbytes(x, a->count, a->dtype));
+    return;
+  }
+  case TRACE_RECV:
+  case TRACE_IRECV: {
+    int flags = a->op == TRACE_RECV ? ROP_BLOCKING : ROP_STORE;
+    if (a->count < 0)
+      push_p2p(r, OP_PROBE, flags, a->peer, a->tag, 0);
+    else
+      push_p2p(r, OP_RECV, flags, a->peer, a->tag, nbytes(x, a->count, a->dtype));
+    return;
+  }
+  case TRACE_SENDRECV:
+    if (a->peer == r->id && a->peer2 == r->id)
+      return;
+    push_p2p(r, OP_SEND, ROP_ISEND, a->peer, 0, nbytes(x, a->count, a->dtype));
+    push_p2p(r, OP_RECV, 0, a->peer2, 0, nbytes(x, a->count2, a->dtype2));
+    push(r, OP_WAITALL);
+    return;
+  case TRACE_WAIT:
+  case TRACE_TEST: {
+    rop *o = push(r, a->op == TRACE_WAIT ? OP_WAIT_STORE : OP_TEST_STORE);
+    o->peer = a->peer;
+    o->peer2 = a->peer2;
+    o->tag = a->tag;
+    r->category = 2;
+    return;
+  }
+  case TRACE_WAITALL:
+    push(r, OP_WAITALL_STORE);
+    r->category = 2;
+    return;
+  default:
+    if (coll_of[a->op])
+      expand_coll(x, r, (coll_kind)(coll_of[a->op] - 1));
+    return;
+  }
+}
+
+/* ====== request store (trace-level isend/irecv requests) ====== */
+
+static store_list *store_find(rank *r, int src, int dst, int tag, int create) {
+  for (size_t i = 0; i < r->nstore; i++)
+    if (r->store[i].src == src && r->store[i].dst == dst && r->store[i].tag == tag)
+      return &r->store[i];
+  if (!create)
+    return NULL;
+  x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
+  store_list *l = &r->store[r->nstore++];
+  memset(l, 0, sizeof *l);
+  l->src = src;
+  l->dst = dst;
+  l->tag = tag;
+  return l;
+}
+
+static void store_add(rank *r, int src, int dst, int tag, mpi_req *q) {
+  store_list *l = store_find(r, src, dst, tag, 1);
+  x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
+  l->reqs[l->n++] = q;
+}
+
+/* Pops the first request of key; *found = 0 when the key has no list. */
+static mpi_req *store_pop(rank *r, int src, int dst, int tag, int *found) {
+  store_list *l = store_find(r, src, dst, tag, 0);
+  *found = l && l->n > 0;
+  if (!*found)
+    return NULL;
+  mpi_req *q = l->reqs[0];
+  memmove(l->reqs, l->reqs + 1, (l->n - 1) * sizeof *l->reqs);
+  if (--l->n == 0) { /* remove the key, as SimGrid does when a list empties */
+    free(l->reqs);
+    *l = r->store[--r->nstore];
+  }
+  return q;
+}
+
+/* Moves the requests to wait for into r->wl and empties the store. last_only: only the
+ * last request of each key (SimGrid's end-of-replay wait); the others are abandoned. */
+static void store_drain(replay_ctx *x, rank *r, int last_only) {
+  r->nwl = 0;
+  for (size_t i = 0; i < r->nstore; i++) {
+    store_list *l = &r->store[i];
+    for (size_t k = 0; k < l->n; k++) {
+      if (!l->reqs[k])
+        continue;
+      if (last_only && k + 1 < l->n) {
+        mpi_req_release(x->w, l->reqs[k]);
+        continue;
+      }
+      x_grow(&r->wl, &r->wl_cap, r->nwl + 1, sizeof *r->wl);
+      r->wl[r->nwl++] = l->reqs[k];
+    }
+    free(l->reqs);
+  }
+  r->nstore = 0;
+}
+
+/* ====== blocking helpers ====== */
+
+static void act_done(void *ctx, eng_act *a) {
+  (void)a;
+  rank *r = ctx;
+  r->state = RS_READY;
+}
+
+/* Completion of the rank's execution or sleep: ready again, back in the run queue. */
+static void act_done_q(void *ctx, eng_act *a) {
+  act_done(ctx, a);
+  replay_enqueue(((rank *)ctx)->x, ((rank *)ctx)->id);
+}
+
+static int sleep_for(replay_ctx *x, rank *r, double t) {
+  r->state = RS_BUSY;
+  eng_sleep_start(x->e, t, act_done_q, r);
+  return 0;
+}
+
+static int exec_flops(replay_ctx *x, rank *r, double flops) {
+  r->state = RS_BUSY;
+  eng_exec_start(x->e, r->host, flops, act_done_q, r);
+  return 0;
+}
+
+/* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
+ * detached sender. Returns the sleep to inject. */
+static double finish_req(replay_ctx *x, mpi_req *q) {
+  double ov = mpi_recv_overhead(x->w, q);
+  mpi_req_release(x->w, q);
+  return ov;
+}
+
+/* Single wait on r->cur (phase 2: waiting, phase 3: in the receive overhead). */
+static int wait_cur(replay_ctx *x, rank *r) {
+  if (r->phase == 3)
+    return 1;
+  if (!r->cur->complete) {
+    r->state = RS_WAIT;
+    return 0;
+  }
+  double ov = finish_req(x, r->cur);
+  r->cur = NULL;
+  if (ov > 0) {
+    r->phase = 3;
+    return sleep_for(x, r, ov);
+  }
+  return 1;
+}
+
+/* Waitall over v[0..n) as SimGrid's loop of waitany: finish the first completed
+ * request in order (paying its receive overhead), until none is left. */
+static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
+  r->phase = 0;
+  for (;;) {
+    size_t i, left = 0;
+    for (i = 0; i < n; i++) {
+      if (!v[i])
+        continue;
+      left++;
+      if (v[i]->complete)
+        break;
+    }
+    if (i == n) {
+      if (left == 0)
+        return 1;
+      r->state = RS_WAIT;
+      return 0;
+    }
+    double ov = finish_req(x, v[i]);
+    v[i] = NULL;
+    if (ov > 0) {
+      r->phase = 1;
+      return sleep_for(x, r, ov);
+    }
+  }
+}
+
+/* ====== executing one rop ====== */
+
+static int do_send(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    r->phase = 1;
+    if (ov > 0)
+      return sleep_for(x, r, ov);
+  }
+  if (r->phase == 1) {
+    mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->bytes, r->act.line);
+    if (o->flags & ROP_STORE) {
+      store_add(r, r->id, o->peer, o->tag, q);
+      return 1;
+    }
+    if (!(o->flags & ROP_BLOCKING)) {
+      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+      r->slots[r->nslots++] = q;
+      return 1;
+    }
+    r->cur = q;
+    r->phase = 2;
+  }
+  return wait_cur(x, r);
+}
+
+static int do_recv(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->bytes, r->act.line);
+    if (o->flags & ROP_STORE) {
+      store_add(r, o->peer, r->id, o->tag, q);
+      return 1;
+    }
+    if (!(o->flags & ROP_BLOCKING)) {
+      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+      r->slots[r->nslots++] = q;
+      return 1;
+    }
+    r->cur = q;
+    r->phase = 2;
+  }
+  return wait_cur(x, r);
+}
+
+static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    if (r->nstore == 0) {
+      replay_fail(x, "%s:%ld: action wait not preceded by any irecv or isend: '%s'", r->act.file,
+                  r->act.line, r->act.text);
+      return -1;
+    }
+    int found;
+    r->cur = store_pop(r, o->peer, o->peer2, o->tag, &found);
+    if (!r->cur)
+      return 1;
+    r->phase = 2;
+  }
+  return wait_cur(x, r);
+}
+
+static int do_test_store(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    int found;
+    r->cur = store_pop(r, o->peer, o->peer2, o->tag, &found);
+    if (!r->cur)
+      return 1;
+    r->phase = 1;
+    double t = x->test_nsleeps * x->o->cfg.test_sleep;
+    if (t > 0)
+      return sleep_for(x, r, t);
+  }
+  if (r->phase == 1) {
+    mpi_req *q = r->cur;
+    if (!q->complete) {
+      store_add(r, q->src, q->dst, q->tag, q);
+      r->cur = NULL;
+      if (x->o->cfg.grow_injected)
+        x->test_nsleeps++;
+      return 1;
+    }
+    store_add(r, q->src, q->dst, q->tag, NULL);
+    x->test_nsleeps = 1;
+    r->cur = NULL;
+    double ov = finish_req(x, q);
+    r->phase = 3;
+    if (ov > 0)
+      return sleep_for(x, r, ov);
+  }
+  return 1;
+}
+
+static int do_probe(replay_ctx *x, rank *r, rop *o);
+
+static int step(replay_ctx *x, rank *r, rop *o) {
+  switch (o->kind) {
+  case OP_SEND:
+    return do_send(x, r, o);
+  case OP_RECV:
+    return do_recv(x, r, o);
+  case OP_WAITALL: {
+    int done = wait_all(x, r, r->slots + r->wait_from, r->nslots - r->wait_from);
+    if (done)
+      r->nslots = r->wait_from = 0;
+    return done;
+  }
+  case OP_EXEC:
+  case OP_SLEEP:
+    if (r->phase++ == 0)
+      return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_for(x, r, o->amount);
+    return 1;
+  case OP_WAIT_STORE:
+    return do_wait_store(x, r, o);
+  case OP_TEST_STORE:
+    return do_test_store(x, r, o);
+  case OP_WAITALL_STORE:
+  case OP_WAITALL_END:
+    if (r->phase == 0 && r->nwl == 0)
+      store_drain(x, r, o->kind == OP_WAITALL_END);
+    if (wait_all(x, r, r->wl, r->nwl)) {
+      r->nwl = 0;
+      return 1;
+    }
+    return 0;
+  case OP_PROBE:
+    return do_probe(x, r, o);
+  case OP_INIT:
+    x->dt_default = o->flags ? 8 : 1;
+    r->init_time = eng_now(x->e);
+    return 1;
+  }
+  return 1;
+}
+
+/* recv with a negative size: SimGrid's MPI_Probe, a loop of MPI_Iprobe each executing
+ * nsleeps x smpi/iprobe x speed x usage flops at that bounded rate; then the receive
+ * with the size of the message found. Phases: 0 probe, 1 probed, 2+ receive. */
+static int do_probe(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase >= 2) {
+    rop rv = *o;
+    rv.kind = OP_RECV;
+    r->phase -= 2;
+    int done = do_recv(x, r, &rv);
+    r->phase += 2;
+    return done;
+  }
+  if (r->phase == 1) {
+    int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag);
+    if (bytes >= 0) {
+      x->iprobe_nsleeps = 1;
+      o->bytes = bytes;
+      r->phase = 2;
+      return step(x, r, o);
+    }
+    if (x->o->cfg.grow_injected)
+      x->iprobe_nsleeps++;
+  }
+  r->phase = 1;
+  double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
+  double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
+  if (flops > 0) {
+    r->state = RS_BUSY;
+    eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
+    return 0;
+  }
+  return step(x, r, o);
+}
+
+/* ====== the loop ====== */
+
+static void log_action(replay_ctx *x, rank *r) {
+  double now = eng_now(x->e), d = now - r->act_start;
+  if (r->logged && x->o->log)
+    fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
+  r->stats->actions++;
+  if (r->category == 0)
+    r->stats->compute += d;
+  else if (r->category == 1)
+    r->stats->comm += d;
+  else if (r->category == 2)
+    r->stats->wait += d;
+}
+
+/* Fetches and expands the next action, or the end-of-replay program. 1: got work,
+ * 0: the rank is done, -1: error. */
+static int next_action(replay_ctx *x, rank *r) {
+  if (r->ended)
+    return 0;
+  char err[1024];
+  int got = trace_next(x->t, r->id, &r->act, err, sizeof err);
+  if (got < 0) {
+    replay_fail(x, "%s", err);
+    return -1;
+  }
+  r->act_start = eng_now(x->e);
+  if (got == 0) {
+    r->ended = 1;
+    r->in_action = 0;
+    r->nops = r->pc = 0;
+    r->phase = 0;
+    push(r, OP_WAITALL_END);
+    if (x->o->cfg.finalization_barrier) {
+      coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
+      coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
+      push_prog(r, &r->prog);
+    }
+    return 1;
+  }
+  r->in_action = 1;
+  expand(x, r);
+  return 1;
+}
+
+void rank_start_sleep(rank *r, double seconds) { sleep_for(r->x, r, seconds); }
+
+int rank_run(replay_ctx *x, rank *r) {
+  if (r->state == RS_DONE)
+    return 0;
+  r->state = RS_READY;
+  for (;;) {
+    if (x->failed)
+      return -1;
+    if (r->pc == r->nops) {
+      if (r->in_action) {
+        log_action(x, r);
+        r->in_action = 0;
+      }
+      int got = next_action(x, r);
+      if (got < 0)
+        return -1;
+      if (got == 0) {
+        r->state = RS_DONE;
+        return 0;
+      }
+      continue;
+    }
+    int done = step(x, r, &r->ops[r->pc]);
+    if (done < 0)
+      return -1;
+    if (!done)
+      return 0;
+    r->pc++;
+    r->phase = 0;
+  }
+}
+
+void rank_free(rank *r) {
+  free(r->ops);
+  free(r->slots);
+  free(r->wl);
+  for (size_t i = 0; i < r->nstore; i++)
+    free(r->store[i].reqs);
+  free(r->store);
+  free(r->vbytes);
+  free(r->vbytes2);
+  coll_prog_free(&r->prog);
+}
+
+void rank_describe(const rank *r, FILE *out) {
+  fprintf(out, "  rank %d", r->id);
+  if (r->in_action)
+    fprintf(out, " blocked in '%s' (%s:%ld)", r->act.text, r->act.file, r->act.line);
+  else if (r->ended)
+    fprintf(out, " blocked at the end of its trace, waiting for its pending requests");
+  const mpi_req *q = r->cur;
+  for (size_t i = 0; !q && i < r->nwl; i++)
+    q = r->wl[i];
+  for (size_t i = r->wait_from; !q && i < r->nslots; i++)
+    q = r->slots[i];
+  if (q)
+    fprintf(out, ", waiting for rank %d (%s, tag %d, %" PRId64 " bytes)", q->recv ? q->src : q->dst,
+            q->recv ? "its send" : "its receive", q->tag, q->bytes);
+  fputc('\n', out);
+}

@@ -1,0 +1,73 @@
+/* rank.h - a simulated MPI rank: a state machine interpreting its trace actions.
+ *
+ * A rank never has a thread or a stack of its own. Each trace action is expanded into a
+ * short program of operations (post a send or a receive, wait, waitall, execute,
+ * sleep, test, probe); rank_run executes operations until one blocks (on an execution,
+ * a sleep or requests), and is called again when what it waits for completes. */
+#ifndef TIR_RANK_H
+#define TIR_RANK_H
+
+#include "coll.h"
+#include "engine.h"
+#include "mpi.h"
+#include "replay.h"
+#include "trace.h"
+
+#include <stdint.h>
+
+typedef struct rop {
+  uint8_t kind;  /* rop_kind (rank.c) */
+  uint8_t flags; /* ROP_* */
+  int32_t peer, peer2, tag;
+  int64_t bytes;
+  double amount; /* flops or seconds */
+} rop;
+
+typedef struct store_list {
+  int32_t src, dst, tag;
+  mpi_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
+  size_t n, cap;
+} store_list;
+
+typedef struct replay_ctx replay_ctx;
+
+typedef enum { RS_READY, RS_BUSY, RS_WAIT, RS_DONE } rank_state;
+
+typedef struct rank {
+  replay_ctx *x;        /* the replay it belongs to */
+  int id;
+  int host;
+  rank_state state;
+  int queued;           /* in the run queue */
+  int in_action;        /* an action is being executed (ops below are its program) */
+  int ended;            /* its trace ended: the end-of-replay program is running */
+  int category;         /* of the current action: 0 compute, 1 comm, 2 wait, -1 none */
+  int logged;           /* the current action is printed in the -v log */
+  double act_start;     /* simulated time at which the current action started */
+  trace_action act;     /* the current action (strings owned by the reader) */
+  rop *ops;             /* the current action's program */
+  size_t nops, ops_cap, pc;
+  int phase;            /* progress within ops[pc] */
+  mpi_req *cur;         /* request waited for by a single wait */
+  mpi_req **slots;      /* requests of the program not yet waited (collectives) */
+  size_t nslots, slots_cap, wait_from;
+  mpi_req **wl;         /* requests of a trace waitall */
+  size_t nwl, wl_cap;
+  store_list *store;    /* trace-level request store: key (src, dst, tag) -> FIFO */
+  size_t nstore, store_cap;
+  double init_time;     /* time of its init action (simulated timer origin) */
+  coll_prog prog;       /* scratch for collective programs */
+  int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
+  replay_rank *stats;
+} rank;
+
+/* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal
+ * error (bad trace line, protocol error) through the context. */
+int rank_run(replay_ctx *x, rank *r);
+void rank_free(rank *r);
+/* Blocks r in a sleep (smpi/init's injected start delay). */
+void rank_start_sleep(rank *r, double seconds);
+/* One line saying what a blocked rank waits for (deadlock reports). */
+void rank_describe(const rank *r, FILE *out);
+
+#endif

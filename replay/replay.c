@@ -1,0 +1,264 @@
+/* replay.c - the replay driver: sets up traces, hosts, engine and ranks, runs the event
+ * loop, and checks the end state (deadlocks, unmatched messages).
+ *
+ * The loop alternates two phases until every rank has ended: run every ready rank
+ * until it blocks (ranks woken at the same date run in the order they were woken:
+ * deterministic), then let the engine advance time to the next completion. If ranks
+ * are blocked and the engine has nothing pending, the replay is deadlocked: tir reports
+ * who waits on whom and fails instead of hanging. */
+#include "replay.h"
+
+#include "coll.h"
+#include "replay_impl.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void replay_enqueue(replay_ctx *x, int id) {
+  rank *r = &x->ranks[id];
+  if (r->queued || r->state == RS_DONE || r->state == RS_BUSY)
+    return;
+  r->queued = 1;
+  x->runq[x->qtail] = id;
+  x->qtail = (x->qtail + 1) % (size_t)(x->np + 1);
+}
+
+static void wake(void *ctx, int id) {
+  replay_ctx *x = ctx;
+  if (x->ranks[id].state == RS_WAIT)
+    replay_enqueue(x, id);
+}
+
+void replay_fail(replay_ctx *x, const char *fmt, ...) {
+  if (x->failed)
+    return;
+  x->failed = 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(x->err, sizeof x->err, fmt, ap);
+  va_end(ap);
+}
+
+static void mpi_error(void *ctx, const char *msg) { replay_fail(ctx, "%s", msg); }
+
+static int warn_cb(void *ctx, const char *msg) {
+  if (ctx)
+    fprintf(ctx, "tir-replay: warning: %s\n", msg);
+  return 0;
+}
+
+/* ====== hosts ====== */
+
+int replay_read_hostfile(const char *path, const platform *p, int **hosts, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return x_err(err, errlen, "%s: cannot open hostfile: %s", path, strerror(errno));
+  char *line = NULL;
+  size_t cap = 0, n = 0, hcap = 0;
+  long lineno = 0;
+  int rc = 0;
+  *hosts = NULL;
+  while (getline(&line, &cap, f) > 0) {
+    lineno++;
+    char *s = line + strspn(line, " \t\r\n");
+    s[strcspn(s, " \t\r\n")] = 0;
+    if (!*s)
+      continue;
+    long count = 1;
+    char *colon = strchr(s, ':');
+    if (colon) {
+      char *end;
+      *colon = 0;
+      count = strtol(colon + 1, &end, 10);
+      if (end == colon + 1 || *end || count < 1) {
+        rc = x_err(err, errlen, "%s:%ld: bad count '%s' (expected HOST or HOST:COUNT, COUNT >= 1)",
+                   path, lineno, colon + 1);
+        break;
+      }
+    }
+    int h = plat_host_find(p, s);
+    if (h < 0) {
+      rc = x_err(err, errlen, "%s:%ld: unknown host '%s' (not in platform %s)", path, lineno, s,
+                 plat_source(p));
+      break;
+    }
+    for (long k = 0; k < count; k++) {
+      x_grow(hosts, &hcap, n + 1, sizeof **hosts);
+      (*hosts)[n++] = h;
+    }
+  }
+  free(line);
+  fclose(f);
+  if (rc == 0 && n == 0)
+    rc = x_err(err, errlen, "%s: the hostfile names no host", path);
+  if (rc < 0) {
+    free(*hosts);
+    *hosts = NULL;
+    return -1;
+  }
+  return (int)n;
+}
+
+/* Fills x->host_of and fixes np. Returns 0 or -1 with err. */
+static int place_ranks(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
+  int *hosts = NULL, nh = 0;
+  if (o->hostfile && (nh = replay_read_hostfile(o->hostfile, o->plat, &hosts, err, errlen)) < 0)
+    return -1;
+  int np = o->np > 0 ? o->np : trace_nfiles(x->t) > 0 ? trace_nfiles(x->t) : nh;
+  if (np <= 0) {
+    free(hosts);
+    return x_err(err, errlen, "%s: cannot tell the number of ranks (one trace file for all ranks and "
+                 "no hostfile): give -n/--np", o->trace);
+  }
+  x->np = np;
+  x->host_of = x_malloc((size_t)np * sizeof *x->host_of);
+  int nplat = plat_host_count(o->plat);
+  for (int i = 0; i < np; i++)
+    x->host_of[i] = nh ? hosts[i % nh] : i % nplat;
+  free(hosts);
+  return 0;
+}
+
+/* ====== setup and teardown ====== */
+
+static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
+  trace_opts topts = {.strict = o->strict, .warn = warn_cb, .warn_ctx = o->warn};
+  x->o = o;
+  x->t = trace_open(o->trace, &topts, err, errlen);
+  if (!x->t)
+    return -1;
+  if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0)
+    return -1;
+  x->sel = coll_selector_find(o->cfg.coll_selector);
+  if (x->sel < 0)
+    x->sel = 0;
+  x->e = eng_new(o->plat, &o->cfg, o->model, NULL);
+  x->w = mpi_new(x->e, &o->cfg, x->np, x->host_of, wake, mpi_error, x);
+  x->ranks = x_calloc((size_t)x->np, sizeof *x->ranks);
+  x->runq = x_malloc((size_t)(x->np + 1) * sizeof *x->runq);
+  x->dt_default = 1;
+  x->test_nsleeps = x->iprobe_nsleeps = 1;
+  return 0;
+}
+
+static void teardown(replay_ctx *x) {
+  if (x->ranks)
+    for (int i = 0; i < x->np; i++)
+      rank_free(&x->ranks[i]);
+  free(x->ranks);
+  free(x->runq);
+  mpi_free(x->w);
+  eng_free(x->e);
+  trace_close(x->t);
+  free(x->host_of);
+}
+
+/* ====== the loop ====== */
+
+static void rank_ended(replay_ctx *x, rank *r) {
+  x->ndone++;
+  r->stats->finish = eng_now(x->e);
+  /* SimGrid prints the time of the last rank to end, from that rank's init */
+  x->last_end = eng_now(x->e);
+  x->last_origin = r->init_time;
+}
+
+static void report_deadlock(replay_ctx *x) {
+  FILE *out = x->o->warn ? x->o->warn : stderr;
+  fprintf(out, "tir-replay: deadlock at simulated time %.9f s: %d of %d ranks are blocked and nothing "
+          "can complete:\n", eng_now(x->e), x->np - x->ndone, x->np);
+  int shown = 0;
+  for (int i = 0; i < x->np && shown < 32; i++)
+    if (x->ranks[i].state != RS_DONE) {
+      rank_describe(&x->ranks[i], out);
+      shown++;
+    }
+  if (x->np - x->ndone > shown)
+    fprintf(out, "  ... and %d more blocked ranks\n", x->np - x->ndone - shown);
+  mpi_report_unmatched(x->w, out);
+}
+
+static int loop(replay_ctx *x) {
+  for (int i = 0; i < x->np; i++) {
+    rank *r = &x->ranks[i];
+    r->x = x;
+    r->id = i;
+    r->host = x->host_of[i];
+    r->stats = &x->res_ranks[i];
+    r->stats->host = r->host;
+    if (x->o->cfg.init_sleep > 0) /* smpi/init: injected before the first action */
+      rank_start_sleep(r, x->o->cfg.init_sleep);
+    else
+      replay_enqueue(x, i);
+  }
+  while (x->ndone < x->np) {
+    while (x->qhead != x->qtail) {
+      int id = x->runq[x->qhead];
+      x->qhead = (x->qhead + 1) % (size_t)(x->np + 1);
+      rank *r = &x->ranks[id];
+      r->queued = 0;
+      if (rank_run(x, r) < 0)
+        return -1;
+      if (r->state == RS_DONE)
+        rank_ended(x, r);
+    }
+    if (x->failed)
+      return -1;
+    if (x->ndone == x->np)
+      break;
+    if (!eng_step(x->e)) {
+      report_deadlock(x);
+      replay_fail(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen) {
+  double t0 = wall_now();
+  replay_ctx x;
+  memset(&x, 0, sizeof x);
+  memset(res, 0, sizeof *res);
+  if (setup(&x, o, err, errlen) < 0) {
+    teardown(&x);
+    return TIR_EXIT_INPUT;
+  }
+  res->np = x.np;
+  res->ranks = x_calloc((size_t)x.np, sizeof *res->ranks);
+  x.res_ranks = res->ranks;
+  int rc = loop(&x);
+  int code = TIR_EXIT_OK;
+  if (rc < 0) {
+    snprintf(err, errlen, "%s", x.err);
+    code = strstr(x.err, "deadlock") || strstr(x.err, "TRUNCATE") ? TIR_EXIT_FAILURE : TIR_EXIT_INPUT;
+  } else if (mpi_unmatched(x.w) > 0) {
+    FILE *out = o->warn ? o->warn : stderr;
+    fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", mpi_unmatched(x.w));
+    mpi_report_unmatched(x.w, out);
+    snprintf(err, errlen, "%d unmatched point-to-point messages at the end of the replay", mpi_unmatched(x.w));
+    code = TIR_EXIT_FAILURE;
+  }
+  res->simulated_time = x.last_end - x.last_origin;
+  res->messages = mpi_messages(x.w);
+  for (int i = 0; i < x.np; i++)
+    res->actions += res->ranks[i].actions;
+  teardown(&x);
+  res->wall_seconds = wall_now() - t0;
+  return code;
+}
+
+void replay_result_free(replay_result *res) {
+  free(res->ranks);
+  res->ranks = NULL;
+}

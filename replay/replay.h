@@ -1,0 +1,55 @@
+/* replay.h - one replay: traces + platform + settings -> simulated time and statistics.
+ *
+ * The library entry point shared by tir-replay, the tests and bench/. */
+#ifndef TIR_REPLAY_H
+#define TIR_REPLAY_H
+
+#include "config.h"
+#include "net.h"
+#include "platform.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct replay_opts {
+  const char *trace;      /* index file, trace file or directory */
+  const char *hostfile;   /* NULL: round robin over the platform's hosts */
+  platform *plat;         /* borrowed */
+  int np;                 /* 0: from the index, else the hostfile */
+  config cfg;             /* settings (platform <config> and --cfg applied) */
+  const net_model *model; /* network backend */
+  FILE *log;              /* per-action log (-v), or NULL */
+  int strict;             /* SimGrid's trace quirks are errors */
+  FILE *warn;             /* warnings, or NULL */
+} replay_opts;
+
+typedef struct replay_rank {
+  int host;               /* host index */
+  double finish;          /* simulated time at which its trace ended */
+  double compute;         /* time in compute and sleep actions */
+  double comm;            /* time in send/recv/collective actions */
+  double wait;            /* time in wait/waitall/test actions */
+  uint64_t actions;       /* trace actions executed */
+  uint64_t bytes_sent;    /* point-to-point and collective payload bytes sent */
+} replay_rank;
+
+typedef struct replay_result {
+  double simulated_time;  /* SimGrid's "Simulation time": last rank's end - its init */
+  int np;
+  replay_rank *ranks;     /* np entries (owned: replay_result_free) */
+  uint64_t actions;       /* total trace actions */
+  uint64_t messages;      /* point-to-point messages, collectives' included */
+  double wall_seconds;    /* replayer's own wall time */
+} replay_result;
+
+/* Runs the replay. Returns 0, or an exit code of xalloc.h (TIR_EXIT_INPUT for bad
+ * input, TIR_EXIT_FAILURE for a deadlock or unmatched messages) with a message in err
+ * (a deadlock report may also be printed to opts->warn). */
+int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen);
+void replay_result_free(replay_result *res);
+
+/* Reads a hostfile (SimGrid syntax: `host` or `host:count` per line) into host indices
+ * of p. Returns the number of entries (count-expanded) or -1 with "FILE:LINE: ..." in err. */
+int replay_read_hostfile(const char *path, const platform *p, int **hosts, char *err, size_t errlen);
+
+#endif

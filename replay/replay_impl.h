@@ -1,0 +1,32 @@
+/* replay_impl.h - state shared by the replay driver (replay.c) and the ranks (rank.c). */
+#ifndef TIR_REPLAY_IMPL_H
+#define TIR_REPLAY_IMPL_H
+
+#include "rank.h"
+
+struct replay_ctx {
+  const replay_opts *o;
+  eng *e;
+  mpi_world *w;
+  trace_set *t;
+  rank *ranks;
+  int np;
+  int *host_of;       /* rank -> host */
+  int *runq;          /* ring buffer of ranks ready to run (capacity np + 1) */
+  size_t qhead, qtail;
+  int ndone;          /* ranks whose replay ended */
+  int dt_default;     /* MPI_DEFAULT_TYPE's size: set by init (1: BYTE, 8: DOUBLE) */
+  int test_nsleeps;   /* SimGrid's process-wide MPI_Test sleep multiplier */
+  int iprobe_nsleeps; /* and MPI_Iprobe's */
+  int sel;            /* collective selector index */
+  int failed;         /* a fatal error happened: err holds it */
+  char err[2048];
+  double last_end;    /* simulated time of the last rank's end */
+  double last_origin; /* that rank's timer origin (its init) */
+  replay_rank *res_ranks; /* per-rank statistics (the result's array) */
+};
+
+void replay_enqueue(replay_ctx *x, int rank);
+void replay_fail(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

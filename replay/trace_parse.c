@@ -1,0 +1,832 @@
+/* trace_parse.c - turns one line of a time-independent trace into a trace_action.
+ *
+ * A line is trimmed of isspace() characters at both ends, skipped when empty or when it
+ * starts with '#', and split on runs of spaces and tabs (only those: '\v', '\f', '\r'
+ * inside a line belong to a token), exactly as SimGrid 3.32's boost::trim + boost::split.
+ * Token 0 is the rank, token 1 the keyword, the others are the arguments. One pass copies
+ * the tokens NUL-terminated into `tok` and their single-space join into `text`; both
+ * buffers belong to the parser, so an action stays valid whatever happens to the line.
+ *
+ * Numbers go through the three parsers SimGrid uses (TI_FORMAT.md 1.3), and the
+ * difference is visible: "1e3" is 1000 as a COUNT (strtod, then truncation and a range
+ * check against the C type SimGrid stores it in) but 1 inside a count vector (std::stoi
+ * reads the leading integer). Doubles keep strtod's exact result: a fast path handles
+ * decimal tokens whose value is m * 10^e with m < 2^53 and |e| <= 22, where one IEEE
+ * multiplication or division of two exact doubles is correctly rounded, as strtod is
+ * (Clinger's fast path); every other token goes to strtod itself.
+ *
+ * In strict mode the forms SimGrid accepts silently but that lose information (trailing
+ * garbage after an integer, a fractional count) are errors; otherwise they give one
+ * warning each per run. */
+#include "trace.h"
+#include "xalloc.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define W_GARBAGE 1u  /* warned: trailing garbage after an integer field */
+#define W_FRACTION 2u /* warned: fractional count truncated */
+
+struct trace_parser {
+  int np;                   /* ranks: length of the count vectors */
+  trace_opts opts;          /* strictness and warning callback */
+  unsigned *warned;         /* kinds of warning already given (shared or own_warned) */
+  unsigned own_warned;      /* used when the creator passed no shared bit set */
+  char *tok;                /* the tokens, each NUL-terminated */
+  char *text;               /* the tokens joined by one space */
+  size_t cap;               /* size of tok and of text */
+  const char **argv;        /* token pointers into tok */
+  size_t argc, argcap;      /* tokens in argv, and room */
+  int64_t *vec, *vec2;      /* count vectors (np each, allocated on first use) */
+  const char *file;         /* file and line being parsed, for messages */
+  long lineno;
+  const char *kw;           /* keyword being parsed, for messages */
+};
+
+/* ====================================================================================
+ * Action table
+ * ==================================================================================== */
+
+typedef int (*parse_fn)(trace_parser *p, trace_action *a, char *err, size_t errlen);
+
+/* The C type SimGrid's parse_integer<T> stores a scalar count in: fixes its range. */
+typedef enum { R_NONE, R_SSIZE, R_INT, R_UNSIGNED, R_SIZE } count_range;
+
+typedef struct op_def {
+  const char *name;   /* keyword, case-sensitive */
+  int mand, opt;      /* argument counts checked (opt < 0: no check at all) */
+  int mand_np;        /* np multiples added to mand (count vectors) */
+  count_range range;  /* range of the main scalar count */
+  const char *usage;  /* argument names, for messages */
+  parse_fn parse;
+} op_def;
+
+static int pf_none(trace_parser *, trace_action *, char *, size_t);
+static int pf_init(trace_parser *, trace_action *, char *, size_t);
+static int pf_amount(trace_parser *, trace_action *, char *, size_t);
+static int pf_p2p(trace_parser *, trace_action *, char *, size_t);
+static int pf_waittest(trace_parser *, trace_action *, char *, size_t);
+static int pf_sendrecv(trace_parser *, trace_action *, char *, size_t);
+static int pf_bcast(trace_parser *, trace_action *, char *, size_t);
+static int pf_reduce(trace_parser *, trace_action *, char *, size_t);
+static int pf_countflops(trace_parser *, trace_action *, char *, size_t);
+static int pf_two(trace_parser *, trace_action *, char *, size_t);
+static int pf_rooted_two(trace_parser *, trace_action *, char *, size_t);
+static int pf_gatherv(trace_parser *, trace_action *, char *, size_t);
+static int pf_allgatherv(trace_parser *, trace_action *, char *, size_t);
+static int pf_scatterv(trace_parser *, trace_action *, char *, size_t);
+static int pf_reducescatter(trace_parser *, trace_action *, char *, size_t);
+static int pf_alltoallv(trace_parser *, trace_action *, char *, size_t);
+static int pf_location(trace_parser *, trace_action *, char *, size_t);
+static int pf_region(trace_parser *, trace_action *, char *, size_t);
+
+/* Indexed by trace_op. Counts and usages follow SimGrid's CHECK_ACTION_PARAMS calls. */
+static const op_def ops[TRACE_NOPS] = {
+  [TRACE_INIT] = {"init", 0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
+  [TRACE_FINALIZE] = {"finalize", 0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SIZE] = {"comm_size", 0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMPUTE] = {"compute", 1, 0, 0, R_NONE, "FLOPS", pf_amount},
+  [TRACE_SLEEP] = {"sleep", 1, 0, 0, R_NONE, "SECONDS", pf_amount},
+  [TRACE_SEND] = {"send", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_ISEND] = {"isend", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_RECV] = {"recv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_IRECV] = {"irecv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_TEST] = {"test", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_WAIT] = {"wait", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_WAITALL] = {"waitall", 0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_SENDRECV] = {"sendRecv", 6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
+                      pf_sendrecv},
+  [TRACE_BARRIER] = {"barrier", 0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_BCAST] = {"bcast", 1, 2, 0, R_SIZE, "COUNT [ROOT [DATATYPE]]", pf_bcast},
+  [TRACE_REDUCE] = {"reduce", 2, 2, 0, R_UNSIGNED, "COUNT FLOPS [ROOT [DATATYPE]]", pf_reduce},
+  [TRACE_ALLREDUCE] = {"allreduce", 2, 1, 0, R_UNSIGNED, "COUNT FLOPS [DATATYPE]",
+                       pf_countflops},
+  [TRACE_ALLTOALL] = {"alltoall", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]", pf_two},
+  [TRACE_ALLTOALLV] = {"alltoallv", 2, 2, 2, R_INT,
+                       "SENDBUFSIZE SENDCOUNTS*np RECVBUFSIZE RECVCOUNTS*np [DT_S [DT_R]]",
+                       pf_alltoallv},
+  [TRACE_GATHER] = {"gather", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+                    pf_rooted_two},
+  [TRACE_GATHERV] = {"gatherv", 1, 3, 1, R_INT, "SENDCOUNT RECVCOUNTS*np [ROOT [DT_S [DT_R]]]",
+                     pf_gatherv},
+  [TRACE_ALLGATHER] = {"allgather", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]",
+                       pf_two},
+  [TRACE_ALLGATHERV] = {"allgatherv", 1, 2, 1, R_INT,
+                        "SENDCOUNT RECVCOUNTS*np [DT_S [DT_R]] | ... DISPLS*np"
+                        " | ... DT_S DT_R DISPLS*np",
+                        pf_allgatherv},
+  [TRACE_SCATTER] = {"scatter", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+                     pf_rooted_two},
+  [TRACE_SCATTERV] = {"scatterv", 1, 3, 1, R_INT, "SENDCOUNTS*np RECVCOUNT [ROOT [DT_S [DT_R]]]",
+                      pf_scatterv},
+  [TRACE_REDUCESCATTER] = {"reducescatter", 1, 1, 1, R_NONE, "RECVCOUNTS*np FLOPS [DATATYPE]",
+                           pf_reducescatter},
+  [TRACE_SCAN] = {"scan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_EXSCAN] = {"exscan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_LOCATION] = {"location", 2, 0, 0, R_NONE, "FILE LINE", pf_location},
+  [TRACE_REGION] = {"region", 1, 0, 0, R_NONE, "NAME", pf_region},
+  [TRACE_REGION_END] = {"region_end", 0, 1, 0, R_NONE, "[NAME]", pf_region},
+};
+
+const char *trace_op_name(trace_op op) {
+  return (unsigned)op < TRACE_NOPS ? ops[op].name : "?";
+}
+
+/* Datatype sizes on x86_64, by id (TI_FORMAT.md 1.4); ids 55 and 56 (UB, LB) are 0. */
+static const signed char dtype_sizes[60] = {
+  8, 4, 1, 2, 8, 4, 1, 8, 1, 1, 2, 4, 8, 8, 16, 4, 1, 1, 2, 4,   /* 0-19 */
+  8, 1, 2, 4, 8, 8, 16, 32, 8, 8, 8, 16, 16, 8, 8, 8, 16, 16, 4, 4, /* 20-39 */
+  8, 16, 8, 16, 16, 4, 2, 4, 8, 16, 32, 1, 8, 16, 32, 0, 0, 1, 8, 8, /* 40-59 */
+};
+
+int trace_dtype_size(int id) {
+  if (id == TRACE_DT_NULL)
+    return 0;
+  return id >= 0 && id < 60 ? dtype_sizes[id] : -1;
+}
+
+/* ====================================================================================
+ * Parser life cycle, errors, warnings
+ * ==================================================================================== */
+
+trace_parser *trace_parser_new(int np, const trace_opts *opts, unsigned *warned) {
+  trace_parser *p = x_calloc(1, sizeof *p);
+  p->np = np > 0 ? np : 1;
+  if (opts)
+    p->opts = *opts;
+  p->warned = warned ? warned : &p->own_warned;
+  return p;
+}
+
+void trace_parser_free(trace_parser *p) {
+  if (!p)
+    return;
+  free(p->tok);
+  free(p->text);
+  free(p->argv);
+  free(p->vec);
+  free(p->vec2);
+  free(p);
+}
+
+/* s with control bytes written as C escapes, in out (cut to n bytes). */
+static const char *escaped(const char *s, char *out, size_t n) {
+  static const char names[] = "a\ab\bt\tn\nv\vf\fr\r"; /* letter, then its byte */
+  size_t w = 0;
+  for (; *s && w + 5 < n; s++) {
+    const char *e = (unsigned char)*s < 32 ? strchr(names, *s) : NULL;
+    if ((unsigned char)*s >= 32 && *s != 127)
+      out[w++] = *s;
+    else if (e && *s)
+      w += (size_t)snprintf(out + w, n - w, "\\%c", e[-1]);
+    else
+      w += (size_t)snprintf(out + w, n - w, "\\x%02x", (unsigned char)*s);
+  }
+  out[w] = '\0';
+  return out;
+}
+
+/* "FILE:LINE: <message>: 'TEXT'" into err; returns -1. */
+static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...) {
+  char msg[512], text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return x_err(err, errlen, "%s:%ld: %s: '%s'", p->file, p->lineno, msg,
+               escaped(p->text, text, sizeof text));
+}
+
+/* One warning per kind and run (the callback, when there is one, gets the first). */
+static void pwarn(trace_parser *p, unsigned kind, const char *what) {
+  if (!p->opts.warn || (*p->warned & kind))
+    return;
+  *p->warned |= kind;
+  char *msg = x_asprintf("%s:%ld: %s: '%s' (further warnings of this kind are not shown)",
+                         p->file, p->lineno, what, p->text);
+  p->opts.warn(p->opts.warn_ctx, msg);
+  free(msg);
+}
+
+/* ====================================================================================
+ * Tokenizer
+ * ==================================================================================== */
+
+static int is_trim_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Narrows [*s, *s + *n) to its trimmed part. */
+static void trim(const char **s, size_t *n) {
+  while (*n && is_trim_space((*s)[0])) {
+    (*s)++;
+    (*n)--;
+  }
+  while (*n && is_trim_space((*s)[*n - 1]))
+    (*n)--;
+}
+
+/* Slow path of split: any line, one byte at a time, a NUL shown as '?' in the text. */
+static int split_slow(trace_parser *p, const char *s, size_t n) {
+  char *t = p->tok, *x = p->text;
+  int in_tok = 0, nul = 0;
+  p->argc = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c == ' ' || c == '\t') {
+      if (in_tok)
+        *t++ = '\0';
+      in_tok = 0;
+      continue;
+    }
+    if (!in_tok) {
+      if (p->argc)
+        *x++ = ' ';
+      p->argv[p->argc++] = t;
+      in_tok = 1;
+    }
+    nul |= (c == '\0');
+    *t++ = c;
+    *x++ = c ? c : '?';
+  }
+  *t = '\0';
+  *x = '\0';
+  return nul ? -1 : 0;
+}
+
+/* Splits the trimmed, non-empty s (n bytes) into tok/argv and text. The fast path copies
+ * the line and cuts it at its separators; a line with tabs or runs of separators gets
+ * its text rebuilt by split_slow, and so does a line holding a NUL byte, which is an
+ * error (returns -1, after the text is built so that the message can show the line). */
+static int split(trace_parser *p, const char *s, size_t n) {
+  if (p->cap < n + 1) {
+    p->cap = n + 1 > 256 ? n + 1 : 256;
+    free(p->tok);
+    free(p->text);
+    p->tok = x_malloc(p->cap);
+    p->text = x_malloc(p->cap);
+  }
+  x_grow(&p->argv, &p->argcap, n / 2 + 2, sizeof *p->argv); /* tokens <= (n + 1) / 2 */
+  if (memchr(s, '\0', n))
+    return split_slow(p, s, n);
+  char *q = p->tok;
+  memcpy(q, s, n);
+  q[n] = '\0';
+  int simple = 1;
+  p->argc = 0;
+  while (*q) {
+    p->argv[p->argc++] = q;
+    while (*q && *q != ' ' && *q != '\t')
+      q++;
+    if (!*q)
+      break;
+    simple &= (*q == ' ' && q[1] != ' ' && q[1] != '\t');
+    while (*q == ' ' || *q == '\t')
+      *q++ = '\0';
+  }
+  if (!simple)
+    return split_slow(p, s, n);
+  memcpy(p->text, s, n);
+  p->text[n] = '\0';
+  return 0;
+}
+
+/* ====================================================================================
+ * The three number parsers
+ * ==================================================================================== */
+
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Decimal digits of s into *m (leading zeros dropped); *nd significant digits, *scale
+ * decremented per fraction digit. Returns the end, or NULL when too long for the fast path. */
+static const char *fast_digits(const char *s, uint64_t *m, int *nd, int *scale, int frac,
+                               int *any) {
+  for (; *s >= '0' && *s <= '9'; s++) {
+    *any = 1;
+    if (frac)
+      (*scale)--;
+    if (*m == 0 && *s == '0')
+      continue;
+    if (++*nd > 15)
+      return NULL;
+    *m = *m * 10 + (uint64_t)(*s - '0');
+  }
+  return s;
+}
+
+/* Clinger's fast path for [+-]digits[.digits][(e|E)[+-]digits]; 0 when not applicable. */
+static int fast_double(const char *s, double *out) {
+  int neg = (*s == '-'), nd = 0, scale = 0, any = 0, e = 0, eneg = 0;
+  uint64_t m = 0;
+  s += (*s == '-' || *s == '+');
+  if (!(s = fast_digits(s, &m, &nd, &scale, 0, &any)))
+    return 0;
+  if (*s == '.' && !(s = fast_digits(s + 1, &m, &nd, &scale, 1, &any)))
+    return 0;
+  if (!any)
+    return 0;
+  if (*s == 'e' || *s == 'E') {
+    s++;
+    eneg = (*s == '-');
+    s += (*s == '-' || *s == '+');
+    if (*s < '0' || *s > '9')
+      return 0;
+    for (; *s >= '0' && *s <= '9' && e < 10000; s++)
+      e = e * 10 + (*s - '0');
+  }
+  if (*s != '\0')
+    return 0;
+  e = (eneg ? -e : e) + scale;
+  double d = (double)m;
+  if (m != 0 && (e > 22 || e < -22))
+    return 0;
+  if (m != 0)
+    d = e >= 0 ? d * pow10_exact[e] : d / pow10_exact[-e];
+  *out = neg ? -d : d;
+  return 1;
+}
+
+/* strtod over the whole token (xbt_str_parse_double). 0 ok, -1 not a number. */
+static int parse_double(const char *s, double *out) {
+  if (fast_double(s, out))
+    return 0;
+  char *end;
+  if (*s == '\0')
+    return -1;
+  *out = strtod(s, &end);
+  return *end == '\0' ? 0 : -1;
+}
+
+/* std::stoi: leading space, sign, decimal digits; the rest is ignored. Returns 0 ok,
+ * -1 no digits, -2 out of int range. *clean = 1 when the token is exactly [+-]digits. */
+static int stoi_like(const char *s, int *out, int *clean) {
+  const char *s0 = s;
+  while (*s != '-' && (*s < '0' || *s > '9') && isspace((unsigned char)*s))
+    s++;
+  int neg = (*s == '-');
+  s += (*s == '-' || *s == '+');
+  if (*s < '0' || *s > '9')
+    return -1;
+  long long v = 0;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    v = v * 10 + (*s - '0');
+    if (v > (long long)INT_MAX + 1)
+      v = (long long)INT_MAX + 2; /* saturate: out of range either way */
+  }
+  v = neg ? -v : v;
+  if (v < INT_MIN || v > INT_MAX)
+    return -2;
+  *out = (int)v;
+  *clean = (*s == '\0' && !isspace((unsigned char)*s0));
+  return 0;
+}
+
+/* ====================================================================================
+ * Field parsers: argument k is token k + 1
+ * ==================================================================================== */
+
+static const char *arg(const trace_parser *p, int k) {
+  return (size_t)k + 1 < p->argc ? p->argv[k + 1] : NULL;
+}
+
+/* A double field (FLOPS, SECONDS). */
+static int f_double(trace_parser *p, int k, const char *name, double *out, char *err,
+                    size_t errlen) {
+  if (parse_double(arg(p, k), out) < 0)
+    return perr(p, err, errlen, "%s %s must be a number, got '%s'", p->kw, name, arg(p, k));
+  return 0;
+}
+
+/* A std::stoi field (peer, tag, root, vector element, line). */
+static int f_int(trace_parser *p, int k, const char *name, int *out, char *err, size_t errlen) {
+  const char *s = arg(p, k);
+  int clean = 1, rc = stoi_like(s, out, &clean);
+  if (rc == -1)
+    return perr(p, err, errlen, "%s %s must be an integer, got '%s'", p->kw, name, s);
+  if (rc == -2)
+    return perr(p, err, errlen, "%s %s out of int range, got '%s'", p->kw, name, s);
+  if (!clean && p->opts.strict)
+    return perr(p, err, errlen,
+                "%s %s must be an integer, got '%s' (SimGrid reads %d and ignores the rest;"
+                " an error in strict mode)", p->kw, name, s, *out);
+  if (!clean)
+    pwarn(p, W_GARBAGE, "integer field with trailing characters read as its leading integer,"
+          " as SimGrid does");
+  return 0;
+}
+
+static void range_of(count_range r, double *lo, double *hi_excl, const char **txt) {
+  switch (r) {
+  case R_INT: *lo = INT_MIN; *hi_excl = INT_MAX + 1.0; *txt = "[-2147483648, 2147483647]"; break;
+  case R_UNSIGNED: *lo = 0; *hi_excl = UINT_MAX + 1.0; *txt = "[0, 4294967295]"; break;
+  case R_SIZE: *lo = 0; *hi_excl = 0x1p63; *txt = "[0, 9223372036854775807]"; break;
+  default: *lo = -0x1p63; *hi_excl = 0x1p63; *txt = "a 64-bit integer"; break;
+  }
+}
+
+/* An integer-via-double field (a scalar count): strtod, truncation, range check. */
+static int f_count(trace_parser *p, int k, const char *name, count_range r, int64_t *out,
+                   char *err, size_t errlen) {
+  const char *s = arg(p, k), *txt;
+  double d, lo, hi;
+  if (parse_double(s, &d) < 0)
+    return perr(p, err, errlen, "%s %s must be a number, got '%s'", p->kw, name, s);
+  double v = trunc(d);
+  range_of(r, &lo, &hi, &txt);
+  if (!(v >= lo && v < hi))
+    return perr(p, err, errlen, "%s %s out of range %s, got '%s'", p->kw, name, txt, s);
+  if (v != d && p->opts.strict)
+    return perr(p, err, errlen, "%s %s must be a whole number, got '%s' (SimGrid truncates it"
+                " to %.0f; an error in strict mode)", p->kw, name, s, v);
+  if (v != d)
+    pwarn(p, W_FRACTION, "fractional count truncated toward zero, as SimGrid does");
+  *out = (int64_t)v;
+  return 0;
+}
+
+/* A datatype id: the exact strings "-1" and "0" to "59" (SimGrid's id2type_lookup). */
+static int dtype_of(const char *s) {
+  if (strcmp(s, "-1") == 0)
+    return TRACE_DT_NULL;
+  size_t n = strlen(s);
+  if (n < 1 || n > 2 || (n == 2 && s[0] == '0'))
+    return -100;
+  int v = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9')
+      return -100;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v < 60 ? v : -100;
+}
+
+/* An optional datatype field: absent -> TRACE_DT_DEFAULT. */
+static int f_dtype(trace_parser *p, int k, const char *name, int *out, char *err,
+                   size_t errlen) {
+  const char *s = arg(p, k);
+  if (!s) {
+    *out = TRACE_DT_DEFAULT;
+    return 0;
+  }
+  if ((*out = dtype_of(s)) == -100)
+    return perr(p, err, errlen, "%s %s: unknown datatype id '%s' (valid: -1 = NULL, 0 to 59;"
+                " common: 0 DOUBLE, 1 INT, 2 CHAR, 3 SHORT, 4 LONG, 5 FLOAT, 6 BYTE)",
+                p->kw, name, s);
+  return 0;
+}
+
+/* An optional root (std::stoi), 0 when absent. */
+static int f_root(trace_parser *p, int k, int *out, char *err, size_t errlen) {
+  if (!arg(p, k)) {
+    *out = 0;
+    return 0;
+  }
+  return f_int(p, k, "ROOT", out, err, errlen);
+}
+
+/* np std::stoi elements from argument k into *vec (allocated on first use). */
+static int f_vec(trace_parser *p, int k, const char *name, int64_t **vec, char *err,
+                 size_t errlen) {
+  if (!*vec)
+    *vec = x_calloc((size_t)p->np, sizeof **vec);
+  for (int i = 0; i < p->np; i++) {
+    int v;
+    if (f_int(p, k + i, name, &v, err, errlen) < 0)
+      return -1;
+    (*vec)[i] = v;
+  }
+  return 0;
+}
+
+/* ====================================================================================
+ * Per-action parsers (argument numbers as in TI_FORMAT.md section 2)
+ * ==================================================================================== */
+
+static const op_def *def_of(const trace_action *a) { return &ops[a->op]; }
+
+static int pf_none(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  (void)p, (void)a, (void)err, (void)errlen;
+  return 0;
+}
+
+static int pf_init(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  a->has_arg = p->argc > 2;
+  return 0;
+}
+
+static int pf_amount(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  return f_double(p, 1, def_of(a)->usage, &a->amount, err, errlen);
+}
+
+static int pf_p2p(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int is_send = a->op == TRACE_SEND || a->op == TRACE_ISEND;
+  if (f_int(p, 1, is_send ? "DST" : "SRC", &a->peer, err, errlen) < 0 ||
+      f_int(p, 2, "TAG", &a->tag, err, errlen) < 0 ||
+      f_count(p, 3, "COUNT", R_SSIZE, &a->count, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, 4, "DATATYPE", &a->dtype, err, errlen);
+}
+
+static int pf_waittest(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_int(p, 1, "SRC", &a->peer, err, errlen) < 0 ||
+      f_int(p, 2, "DST", &a->peer2, err, errlen) < 0)
+    return -1;
+  return f_int(p, 3, "TAG", &a->tag, err, errlen);
+}
+
+static int pf_sendrecv(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_count(p, 1, "SENDCOUNT", R_INT, &a->count, err, errlen) < 0 ||
+      f_int(p, 2, "DST", &a->peer, err, errlen) < 0 ||
+      f_count(p, 3, "RECVCOUNT", R_INT, &a->count2, err, errlen) < 0 ||
+      f_int(p, 4, "SRC", &a->peer2, err, errlen) < 0 ||
+      f_dtype(p, 5, "DT_S", &a->dtype, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, 6, "DT_R", &a->dtype2, err, errlen);
+}
+
+static int pf_bcast(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_count(p, 1, "COUNT", R_SIZE, &a->count, err, errlen) < 0 ||
+      f_root(p, 2, &a->peer, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, 3, "DATATYPE", &a->dtype, err, errlen);
+}
+
+static int pf_reduce(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_count(p, 1, "COUNT", R_UNSIGNED, &a->count, err, errlen) < 0 ||
+      f_double(p, 2, "FLOPS", &a->amount, err, errlen) < 0 ||
+      f_root(p, 3, &a->peer, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, 4, "DATATYPE", &a->dtype, err, errlen);
+}
+
+/* allreduce (count is an unsigned), scan, exscan (a size_t): COUNT FLOPS [DT]. */
+static int pf_countflops(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_count(p, 1, "COUNT", def_of(a)->range, &a->count, err, errlen) < 0 ||
+      f_double(p, 2, "FLOPS", &a->amount, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, 3, "DATATYPE", &a->dtype, err, errlen);
+}
+
+/* Two counts then datatypes from argument k (alltoall, allgather: k = 3). */
+static int two_counts(trace_parser *p, trace_action *a, int k, char *err, size_t errlen) {
+  if (f_count(p, 1, "SENDCOUNT", R_INT, &a->count, err, errlen) < 0 ||
+      f_count(p, 2, "RECVCOUNT", R_INT, &a->count2, err, errlen) < 0 ||
+      f_dtype(p, k, "DT_S", &a->dtype, err, errlen) < 0)
+    return -1;
+  return f_dtype(p, k + 1, "DT_R", &a->dtype2, err, errlen);
+}
+
+static int pf_two(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  return two_counts(p, a, 3, err, errlen);
+}
+
+/* gather, scatter: SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]. */
+static int pf_rooted_two(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  if (f_root(p, 3, &a->peer, err, errlen) < 0)
+    return -1;
+  return two_counts(p, a, 4, err, errlen);
+}
+
+static int pf_gatherv(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = p->np;
+  a->nvec = n;
+  if (f_count(p, 1, "SENDCOUNT", R_INT, &a->count, err, errlen) < 0 ||
+      f_vec(p, 2, "RECVCOUNTS", &p->vec, err, errlen) < 0 ||
+      f_root(p, 2 + n, &a->peer, err, errlen) < 0 ||
+      f_dtype(p, 3 + n, "DT_S", &a->dtype, err, errlen) < 0 ||
+      f_dtype(p, 4 + n, "DT_R", &a->dtype2, err, errlen) < 0)
+    return -1;
+  a->vec = p->vec;
+  return 0;
+}
+
+/* allgatherv's tail is told apart by the token count T (SimGrid's GatherVArgParser):
+ * T > 2N+3: DT_S DT_R DISPLS*N; else T > N+5: DISPLS*N; else [DT_S [DT_R]]. A tail
+ * too short for its displacements fails SimGrid's assertion: an error here. */
+static int pf_allgatherv(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = p->np, T = (int)p->argc, dt = 2 + n, disp = 0;
+  a->nvec = n;
+  if (f_count(p, 1, "SENDCOUNT", R_INT, &a->count, err, errlen) < 0 ||
+      f_vec(p, 2, "RECVCOUNTS", &p->vec, err, errlen) < 0)
+    return -1;
+  a->vec = p->vec;
+  if (T > 2 * n + 3)
+    disp = 4 + n;
+  else if (T > n + 5)
+    dt = 0, disp = 2 + n;
+  if (disp && disp + 1 + n > T)
+    return perr(p, err, errlen, "allgatherv with np = %d takes %d arguments (SENDCOUNT"
+                " RECVCOUNTS*np [DT_S [DT_R]]), %d (... DISPLS*np) or %d (... DT_S DT_R"
+                " DISPLS*np), got %d", n, n + 1, 2 * n + 1, 2 * n + 3, T - 2);
+  if (dt && (f_dtype(p, dt, "DT_S", &a->dtype, err, errlen) < 0 ||
+             f_dtype(p, dt + 1, "DT_R", &a->dtype2, err, errlen) < 0))
+    return -1;
+  int d;
+  for (int i = 0; disp && i < n; i++)
+    if (f_int(p, disp + i, "DISPLS", &d, err, errlen) < 0)
+      return -1;
+  return 0;
+}
+
+static int pf_scatterv(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = p->np;
+  a->nvec = n;
+  if (f_count(p, 1 + n, "RECVCOUNT", R_INT, &a->count2, err, errlen) < 0 ||
+      f_root(p, 2 + n, &a->peer, err, errlen) < 0 ||
+      f_dtype(p, 3 + n, "DT_S", &a->dtype, err, errlen) < 0 ||
+      f_dtype(p, 4 + n, "DT_R", &a->dtype2, err, errlen) < 0 ||
+      f_vec(p, 1, "SENDCOUNTS", &p->vec, err, errlen) < 0)
+    return -1;
+  a->vec = p->vec;
+  return 0;
+}
+
+static int pf_reducescatter(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = p->np;
+  a->nvec = n;
+  if (f_double(p, 1 + n, "FLOPS", &a->amount, err, errlen) < 0 ||
+      f_dtype(p, 2 + n, "DATATYPE", &a->dtype, err, errlen) < 0 ||
+      f_vec(p, 1, "RECVCOUNTS", &p->vec, err, errlen) < 0)
+    return -1;
+  a->vec = p->vec;
+  return 0;
+}
+
+static int pf_alltoallv(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = p->np;
+  a->nvec = n;
+  if (f_dtype(p, 3 + 2 * n, "DT_S", &a->dtype, err, errlen) < 0 ||
+      f_dtype(p, 4 + 2 * n, "DT_R", &a->dtype2, err, errlen) < 0 ||
+      f_count(p, 1, "SENDBUFSIZE", R_INT, &a->count, err, errlen) < 0 ||
+      f_count(p, 2 + n, "RECVBUFSIZE", R_INT, &a->count2, err, errlen) < 0 ||
+      f_vec(p, 2, "SENDCOUNTS", &p->vec, err, errlen) < 0 ||
+      f_vec(p, 3 + n, "RECVCOUNTS", &p->vec2, err, errlen) < 0)
+    return -1;
+  a->vec = p->vec;
+  a->vec2 = p->vec2;
+  return 0;
+}
+
+static int pf_location(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int line;
+  a->str = arg(p, 1);
+  if (f_int(p, 2, "LINE", &line, err, errlen) < 0)
+    return -1;
+  a->count = line;
+  return 0;
+}
+
+static int pf_region(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  a->str = arg(p, 1);
+  return 0;
+}
+
+/* ====================================================================================
+ * Lines
+ * ==================================================================================== */
+
+/* Keyword -> op: open addressing on (length, first and last bytes), filled on first
+ * use (before any thread could exist: tir reads traces from one thread). */
+#define KW_SLOTS 128
+static signed char kw_slot[KW_SLOTS];
+static int kw_ready;
+
+static unsigned kw_hash(const char *kw, size_t n) {
+  return ((unsigned)n * 31u + (unsigned char)kw[0] * 7u + (unsigned char)kw[n - 1]) %
+         KW_SLOTS;
+}
+
+static void kw_init(void) {
+  memset(kw_slot, -1, sizeof kw_slot);
+  for (int op = 0; op < TRACE_NOPS; op++) {
+    unsigned h = kw_hash(ops[op].name, strlen(ops[op].name));
+    while (kw_slot[h] >= 0)
+      h = (h + 1) % KW_SLOTS;
+    kw_slot[h] = (signed char)op;
+  }
+  kw_ready = 1;
+}
+
+/* The op of keyword kw, or -1. */
+static int lookup(const char *kw) {
+  if (!kw_ready)
+    kw_init();
+  size_t n = strlen(kw);
+  for (unsigned h = kw_hash(kw, n); kw_slot[h] >= 0; h = (h + 1) % KW_SLOTS)
+    if (strcmp(ops[kw_slot[h]].name, kw) == 0)
+      return kw_slot[h];
+  return -1;
+}
+
+static int unknown_action(trace_parser *p, const char *kw, char *err, size_t errlen) {
+  char valid[512] = "", *w = valid;
+  const char *hint = "";
+  for (int op = 0; op < TRACE_NOPS; op++) {
+    w += snprintf(w, (size_t)(valid + sizeof valid - w), "%s%s", op ? " " : "", ops[op].name);
+    if (strcasecmp(ops[op].name, kw) == 0)
+      hint = ops[op].name;
+  }
+  char k[64];
+  if (*hint)
+    return perr(p, err, errlen, "unknown action '%s' (keywords are case-sensitive: did you"
+                " mean '%s'?)", escaped(kw, k, sizeof k), hint);
+  return perr(p, err, errlen, "unknown action '%s' (valid: %s)", escaped(kw, k, sizeof k),
+              valid);
+}
+
+/* Checks the argument count against the table (SimGrid's CHECK_ACTION_PARAMS). */
+static int check_count(trace_parser *p, const op_def *d, char *err, size_t errlen) {
+  int got = (int)p->argc - 2, mand = d->mand + d->mand_np * p->np;
+  if (d->opt < 0 || got >= mand)
+    return 0;
+  char np[32] = "";
+  if (d->mand_np)
+    snprintf(np, sizeof np, " for np = %d", p->np);
+  if (d->opt == 0)
+    return perr(p, err, errlen, "%s needs %d argument%s%s (%s), got %d", d->name, mand,
+                mand == 1 ? "" : "s", np, d->usage, got);
+  return perr(p, err, errlen, "%s needs %d to %d arguments%s (%s), got %d", d->name, mand,
+              mand + d->opt, np, d->usage, got);
+}
+
+/* The rank field t (n bytes): a rank, TRACE_LINE_NOMATCH or TRACE_LINE_BADRANK. */
+static int rank_token(const char *t, size_t n) {
+  size_t i = (t[0] == '+' || t[0] == '-');
+  if (i == n)
+    return TRACE_LINE_BADRANK;
+  long long v = 0;
+  for (size_t j = i; j < n; j++) {
+    if (t[j] < '0' || t[j] > '9')
+      return TRACE_LINE_BADRANK;
+    v = v > INT_MAX ? v : v * 10 + (t[j] - '0');
+  }
+  if (i || (t[0] == '0' && n > 1) || v > INT_MAX)
+    return TRACE_LINE_NOMATCH;
+  return (int)v;
+}
+
+static int rank_field(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  const char *r = p->argv[0];
+  int rank = rank_token(r, strlen(r));
+  if (rank == TRACE_LINE_BADRANK)
+    return perr(p, err, errlen, "the first field must be a rank number, got '%s'", r);
+  if (rank < 0)
+    return perr(p, err, errlen, "rank field '%s' is not written as SimGrid writes ranks"
+                " (decimal, no sign, no leading zero): no rank matches it", r);
+  a->rank = rank;
+  return 0;
+}
+
+int trace_parse_line(trace_parser *p, const char *file, long lineno, const char *line,
+                     size_t len, trace_action *a, char *err, size_t errlen) {
+  trim(&line, &len);
+  if (len == 0 || line[0] == '#')
+    return 0;
+  p->file = file;
+  p->lineno = lineno;
+  int nul = split(p, line, len);
+  *a = (trace_action){.dtype = TRACE_DT_DEFAULT, .dtype2 = TRACE_DT_DEFAULT, .file = file,
+                      .line = lineno, .text = p->text};
+  if (nul < 0)
+    return perr(p, err, errlen, "the line holds a NUL byte (shown as '?'): not a text trace");
+  if (rank_field(p, a, err, errlen) < 0)
+    return -1;
+  if (p->argc < 2)
+    return perr(p, err, errlen, "missing action keyword after the rank");
+  int op = lookup(p->argv[1]);
+  if (op < 0)
+    return unknown_action(p, p->argv[1], err, errlen);
+  a->op = (trace_op)op;
+  p->kw = ops[op].name;
+  if (check_count(p, &ops[op], err, errlen) < 0 || ops[op].parse(p, a, err, errlen) < 0)
+    return -1;
+  return 1;
+}
+
+/* ====================================================================================
+ * Rank field of a raw line
+ * ==================================================================================== */
+
+int trace_line_rank(const char *line, size_t len) {
+  trim(&line, &len);
+  if (len == 0 || line[0] == '#')
+    return TRACE_LINE_BLANK;
+  size_t n = 0;
+  while (n < len && line[n] != ' ' && line[n] != '\t')
+    n++;
+  return rank_token(line, n);
+}

@@ -1,0 +1,690 @@
+/* trace_reader.c - streams the actions of every rank out of a trace set (trace.h).
+ *
+ * A trace set is a list of files: one shared by all ranks, or one per rank. Each file is
+ * read through its own zlib stream (gzread reads gzip and plain files alike) into a
+ * buffer that holds the decompressed bytes not yet consumed; a line is handed out as a
+ * pointer into that buffer and copied by the rank's parser, which owns the action from
+ * then on. The buffer grows only to hold the longest line (capped at MAX_LINE), so a
+ * per-rank replay uses O(ranks) memory whatever the trace length. Streams are opened on
+ * first use and closed at their end: the files are only checked by trace_open.
+ *
+ * In shared mode one stream feeds every rank: a rank asking for its next action reads
+ * lines until one is its own and queues the others (raw text) for their ranks. Lines of
+ * no running rank are dropped, as SimGrid never executes them. The queues grow with how
+ * far ranks drift apart in the file; trace_next_any avoids them for whole-trace passes.
+ *
+ * Reading follows SimGrid's xbt_replay.cpp, quirk included: a last line without a newline
+ * is dropped (getline hits end-of-file on it), so is it here (warning; strict: error). */
+#include "trace.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#define MAX_LINE (64u << 20) /* longer lines are an error (a binary file, most likely) */
+#define BUF_MAX (128u << 10) /* per-stream buffer when few files are open at once... */
+#define BUF_MIN (16u << 10)  /* ...and its floor when many are */
+#define BUF_BUDGET (64u << 20) /* buffer bytes shared by all streams of a set */
+
+/* Warning kinds of the reader (bits 8 and up of trace_set.warned; the parser has 0-7). */
+#define W_NOT_MINE (1u << 8)  /* per-rank file: line of another rank skipped */
+#define W_NOMATCH (1u << 9)   /* rank field no rank matches ("00", "+1") */
+#define W_BEYOND_NP (1u << 10) /* shared file: lines of ranks >= np (strict mode only) */
+
+enum { S_NEW, S_OPEN, S_END, S_FAILED };
+
+typedef struct tstream {
+  char *path;      /* file as opened (resolved against the index's folder or the cwd) */
+  gzFile gz;       /* open stream (state S_OPEN only) */
+  char *buf;       /* decompressed bytes; [beg, end) not consumed yet */
+  size_t cap, beg, end;
+  size_t want;     /* buffer size to allocate on opening */
+  long lineno;     /* number of the last line handed out */
+  int state;       /* S_NEW (not opened yet), S_OPEN, S_END, S_FAILED */
+  uint64_t size;   /* file size (compressed bytes), from stat */
+} tstream;
+
+typedef struct qline { /* a line read ahead for another rank (shared mode) */
+  struct qline *next;
+  long lineno;
+  size_t len;
+  char text[];
+} qline;
+
+typedef struct trank {
+  trace_parser *parser; /* owns the rank's current action */
+  qline *head, *tail;   /* shared mode: lines read ahead for this rank, in order */
+  qline *held;          /* shared mode: line of the current action (freed on the next call) */
+  int ended;            /* 1 once the rank's trace is over (end or read error) */
+} trank;
+
+struct trace_set {
+  trace_opts opts;   /* copy of the caller's options */
+  char *name;        /* the path the user gave */
+  char *index;       /* the index file, or NULL when name is a trace file */
+  int shared;        /* 1: one file for all ranks */
+  int nfiles;        /* files in streams (1 in shared mode) */
+  tstream *streams;
+  int np;            /* ranks, 0 until trace_set_np */
+  trank *ranks;      /* np of them */
+  int cursor;        /* trace_next_any in per-rank mode: rank being read */
+  unsigned warned;   /* kinds of warning already given */
+};
+
+/* ====================================================================================
+ * Warnings
+ * ==================================================================================== */
+
+static void twarn(trace_set *t, unsigned kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void twarn(trace_set *t, unsigned kind, const char *fmt, ...) {
+  if (!t->opts.warn || (t->warned & kind))
+    return;
+  t->warned |= kind;
+  va_list ap;
+  va_start(ap, fmt);
+  char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  t->opts.warn(t->opts.warn_ctx, msg);
+}
+
+/* ====================================================================================
+ * Streams: lines out of a gzip or plain file
+ * ==================================================================================== */
+
+static int stream_open(tstream *s, char *err, size_t errlen) {
+  errno = 0;
+  s->gz = gzopen(s->path, "rb");
+  if (!s->gz) {
+    s->state = S_FAILED;
+    if (errno == EMFILE || errno == ENFILE)
+      return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path,
+                   strerror(errno));
+    return x_err(err, errlen, "%s: cannot open: %s", s->path,
+                 errno ? strerror(errno) : "out of memory");
+  }
+  gzbuffer(s->gz, (unsigned)(s->want / 2));
+  s->cap = s->want;
+  s->buf = x_malloc(s->cap);
+  s->beg = s->end = 0;
+  s->state = S_OPEN;
+  return 0;
+}
+
+static void stream_close(tstream *s, int state) {
+  if (s->gz)
+    gzclose_r(s->gz);
+  s->gz = NULL;
+  free(s->buf);
+  s->buf = NULL;
+  s->cap = s->beg = s->end = 0;
+  s->state = state;
+}
+
+/* Error of the last gzread: truncated stream, corrupt data or read error. Closes s
+ * (after formatting: zlib's message lives in the stream). */
+static int stream_error(tstream *s, int errnum, const char *msg, char *err, size_t errlen) {
+  long line = s->lineno + 1;
+  if (errnum == Z_BUF_ERROR)
+    x_err(err, errlen, "%s:%ld: truncated gzip stream (unexpected end of file)", s->path, line);
+  else if (errnum == Z_ERRNO)
+    x_err(err, errlen, "%s:%ld: read error: %s", s->path, line, strerror(errno));
+  else {
+    size_t n = strlen(s->path); /* zlib prefixes its message with "PATH: " */
+    if (msg && strncmp(msg, s->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+      msg += n + 2;
+    x_err(err, errlen, "%s:%ld: corrupt gzip data (zlib: %s)", s->path, line, msg);
+  }
+  stream_close(s, S_FAILED);
+  return -1;
+}
+
+/* Moves the unconsumed bytes to the front (growing the buffer when a line fills it),
+ * then reads more. Returns the bytes read (0 at the end of the file) or -1. */
+static int stream_fill(tstream *s, char *err, size_t errlen) {
+  if (s->beg > 0) {
+    memmove(s->buf, s->buf + s->beg, s->end - s->beg);
+    s->end -= s->beg;
+    s->beg = 0;
+  }
+  if (s->end == s->cap) {
+    if (s->cap >= MAX_LINE) {
+      x_err(err, errlen, "%s:%ld: line longer than %u MiB: not a trace file?", s->path,
+            s->lineno + 1, MAX_LINE >> 20);
+      stream_close(s, S_FAILED);
+      return -1;
+    }
+    s->cap *= 2;
+    s->buf = x_realloc(s->buf, s->cap);
+  }
+  size_t room = s->cap - s->end;
+  int n = gzread(s->gz, s->buf + s->end, (unsigned)(room > INT_MAX ? INT_MAX : room));
+  int errnum = Z_OK;
+  const char *msg = gzerror(s->gz, &errnum);
+  if (n < 0 || errnum != Z_OK)
+    return stream_error(s, n < 0 && errnum == Z_OK ? Z_ERRNO : errnum, msg, err, errlen);
+  s->end += (size_t)n;
+  return n;
+}
+
+/* Hands out the next line (without its newline) of s in [*line, *line + *len), valid
+ * until the next call. *last = 1 for a final line without newline. Returns 1 (a line),
+ * 0 (end of file: the stream is closed) or -1 (error: the stream is closed). */
+static int stream_getline(tstream *s, const char **line, size_t *len, int *last, char *err,
+                          size_t errlen) {
+  if (s->state == S_NEW && stream_open(s, err, errlen) < 0)
+    return -1;
+  if (s->state != S_OPEN)
+    return 0;
+  for (;;) {
+    char *b = s->buf + s->beg, *nl = memchr(b, '\n', s->end - s->beg);
+    if (nl || (s->gz == NULL && s->end > s->beg)) {
+      *line = b;
+      *len = nl ? (size_t)(nl - b) : s->end - s->beg;
+      *last = !nl;
+      s->beg = nl ? (size_t)(nl + 1 - s->buf) : s->end;
+      s->lineno++;
+      return 1;
+    }
+    if (s->gz == NULL) {
+      stream_close(s, S_END);
+      return 0;
+    }
+    int n = stream_fill(s, err, errlen);
+    if (n < 0)
+      return -1;
+    if (n == 0) { /* end of data: hand out what is left, if anything, then close */
+      gzclose_r(s->gz);
+      s->gz = NULL;
+    }
+  }
+}
+
+/* Compressed bytes consumed so far. */
+static uint64_t stream_consumed(const tstream *s) {
+  if (s->state == S_END || s->state == S_FAILED)
+    return s->size;
+  if (s->state != S_OPEN || !s->gz)
+    return s->state == S_OPEN ? s->size : 0;
+  z_off_t off = gzoffset(s->gz);
+  return off > 0 ? (uint64_t)off : 0;
+}
+
+/* ====================================================================================
+ * Opening: trace file, index file, or directory holding an index
+ * ==================================================================================== */
+
+/* Size of a readable non-directory file, or -1 with errno set. */
+static int64_t file_size(const char *path) {
+  struct stat st;
+  if (stat(path, &st) < 0)
+    return -1;
+  if (S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return -1;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  fclose(f);
+  return (int64_t)st.st_size;
+}
+
+static void stream_init(tstream *s, char *path, uint64_t size) {
+  *s = (tstream){.path = path, .size = size, .want = BUF_MAX, .state = S_NEW};
+}
+
+/* 1 when the first meaningful line of path reads "<number> <word>": a trace, not an
+ * index. 0 otherwise, -1 on a read error. */
+static int looks_like_trace(const char *path, char *err, size_t errlen) {
+  tstream s;
+  stream_init(&s, (char *)path, 0);
+  s.want = 4096;
+  const char *line;
+  size_t len;
+  int last, rc, r = TRACE_LINE_BLANK;
+  while ((rc = stream_getline(&s, &line, &len, &last, err, errlen)) == 1)
+    if ((r = trace_line_rank(line, len)) != TRACE_LINE_BLANK)
+      break;
+  if (rc < 0)
+    return -1;
+  int yes = 0;
+  if (rc == 1 && (r >= 0 || r == TRACE_LINE_NOMATCH)) {
+    while (len && (*line == ' ' || *line == '\t' || *line == '\v' || *line == '\f' ||
+                   *line == '\r'))
+      line++, len--;
+    size_t i = 0;
+    while (i < len && line[i] != ' ' && line[i] != '\t')
+      i++;
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+      i++;
+    yes = i < len && (line[i] == '_' || ((line[i] | 32) >= 'a' && (line[i] | 32) <= 'z'));
+  }
+  stream_close(&s, S_END);
+  return yes;
+}
+
+/* Directory part of path ("." when none), newly allocated. */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    return x_strdup(".");
+  if (slash == path)
+    return x_strdup("/");
+  char *d = x_strdup(path);
+  d[slash - path] = '\0';
+  return d;
+}
+
+/* Message for an index entry that cannot be read: index lines are taken verbatim. */
+static int entry_error(const char *index, long lineno, const char *entry, const char *tried,
+                       char *err, size_t errlen) {
+  size_t n = strlen(entry);
+  const char *hint = n && strchr(" \t\r\v\f", entry[n - 1])
+                         ? " (the name ends with a space or a carriage return: index lines"
+                           " are file names taken verbatim, as SimGrid does)"
+                         : "";
+  return x_err(err, errlen, "%s:%ld: cannot read trace file '%s': %s%s", index, lineno, entry,
+               tried, hint);
+}
+
+/* Resolves an index entry: relative to the index's folder, or failing that to the cwd. */
+static char *resolve(const char *index, long lineno, const char *entry, int64_t *size,
+                     char *err, size_t errlen) {
+  char *dir = entry[0] == '/' ? x_strdup(".") : dir_of(index);
+  char *p = strcmp(dir, ".") ? x_asprintf("%s/%s", dir, entry) : x_strdup(entry);
+  char *tried = NULL;
+  if ((*size = file_size(p)) >= 0)
+    goto done;
+  int e1 = errno;
+  if (strcmp(p, entry) != 0) {
+    free(p);
+    p = x_strdup(entry);
+    if ((*size = file_size(p)) >= 0)
+      goto done;
+    tried = x_asprintf("not in '%s' (%s) nor in the current directory (%s)", dir,
+                       strerror(e1), strerror(errno));
+  }
+  entry_error(index, lineno, entry, tried ? tried : strerror(e1), err, errlen);
+  free(p);
+  p = NULL;
+done:
+  free(tried);
+  free(dir);
+  return p;
+}
+
+static void add_file(trace_set *t, size_t *cap, char *path, int64_t size) {
+  x_grow(&t->streams, cap, (size_t)t->nfiles + 1, sizeof *t->streams);
+  stream_init(&t->streams[t->nfiles++], path, (uint64_t)size);
+}
+
+/* Reads the index: one path per line, exactly-empty lines skipped, others verbatim (a
+ * last line without newline counts here: SimGrid reads the index with a plain getline). */
+static int read_index(trace_set *t, char *err, size_t errlen) {
+  tstream s;
+  stream_init(&s, t->index, 0);
+  const char *line;
+  size_t len, cap = 0;
+  int last, rc;
+  while ((rc = stream_getline(&s, &line, &len, &last, err, errlen)) == 1) {
+    if (len == 0)
+      continue;
+    if (memchr(line, '\0', len)) {
+      stream_close(&s, S_END);
+      return x_err(err, errlen, "%s:%ld: NUL byte in the index: not an index file", t->index,
+                   s.lineno);
+    }
+    char *entry = x_malloc(len + 1), *path;
+    memcpy(entry, line, len);
+    entry[len] = '\0';
+    int64_t size = 0;
+    path = resolve(t->index, s.lineno, entry, &size, err, errlen);
+    free(entry);
+    if (!path) {
+      stream_close(&s, S_END);
+      return -1;
+    }
+    add_file(t, &cap, path, size);
+  }
+  if (rc < 0)
+    return -1;
+  if (t->nfiles == 0)
+    return x_err(err, errlen, "%s: empty index: expected trace file names, one per line"
+                 " (one line: a trace shared by all ranks)", t->index);
+  t->shared = (t->nfiles == 1);
+  return 0;
+}
+
+/* Sorts out what path names: a directory holding "index", an index, or a trace file. */
+static int open_path(trace_set *t, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(t->name, &st) < 0)
+    return x_err(err, errlen, "%s: cannot open: %s", t->name, strerror(errno));
+  if (S_ISDIR(st.st_mode)) {
+    t->index = x_asprintf("%s/index", t->name);
+    if (file_size(t->index) < 0)
+      return x_err(err, errlen, "%s: a directory without a readable 'index' file (%s)",
+                   t->name, strerror(errno));
+    return read_index(t, err, errlen);
+  }
+  int64_t size = file_size(t->name);
+  if (size < 0)
+    return x_err(err, errlen, "%s: cannot open: %s", t->name, strerror(errno));
+  int trace = looks_like_trace(t->name, err, errlen);
+  if (trace < 0)
+    return -1;
+  if (!trace) {
+    t->index = x_strdup(t->name);
+    return read_index(t, err, errlen);
+  }
+  size_t cap = 0;
+  add_file(t, &cap, x_strdup(t->name), size);
+  t->shared = 1;
+  return 0;
+}
+
+trace_set *trace_open(const char *path, const trace_opts *opts, char *err, size_t errlen) {
+  trace_set *t = x_calloc(1, sizeof *t);
+  if (opts)
+    t->opts = *opts;
+  t->name = x_strdup(path);
+  if (open_path(t, err, errlen) < 0) {
+    trace_close(t);
+    return NULL;
+  }
+  return t;
+}
+
+void trace_close(trace_set *t) {
+  if (!t)
+    return;
+  for (int i = 0; i < t->nfiles; i++) {
+    stream_close(&t->streams[i], S_END);
+    free(t->streams[i].path);
+  }
+  for (int r = 0; r < t->np; r++) {
+    trace_parser_free(t->ranks[r].parser);
+    free(t->ranks[r].held);
+    for (qline *q = t->ranks[r].head, *n; q; q = n) {
+      n = q->next;
+      free(q);
+    }
+  }
+  free(t->ranks);
+  free(t->streams);
+  free(t->index);
+  free(t->name);
+  free(t);
+}
+
+int trace_nfiles(const trace_set *t) { return t->shared ? 0 : t->nfiles; }
+int trace_is_shared(const trace_set *t) { return t->shared; }
+
+/* Per-rank mode opens np streams at once: raise the soft limit on open files if needed. */
+static void raise_fd_limit(int np) {
+  struct rlimit rl;
+  rlim_t need = (rlim_t)np + 64;
+  if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+    return;
+  rl.rlim_cur = (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need) ? need : rl.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+int trace_set_np(trace_set *t, int np, char *err, size_t errlen) {
+  if (t->np)
+    return x_err(err, errlen, "%s: the number of ranks is already set", t->name);
+  if (np < 1)
+    return x_err(err, errlen, "%s: need at least one rank, got np = %d", t->name, np);
+  if (!t->shared && t->nfiles < np)
+    return x_err(err, errlen, "%s: lists %d trace files, fewer than np = %d (one file per"
+                 " rank; a one-line index names one trace shared by all ranks)", t->index,
+                 t->nfiles, np);
+  t->np = np;
+  t->ranks = x_calloc((size_t)np, sizeof *t->ranks);
+  for (int r = 0; r < np; r++)
+    t->ranks[r].parser = trace_parser_new(np, &t->opts, &t->warned);
+  size_t want = t->shared ? BUF_MAX : BUF_BUDGET / (size_t)np;
+  want = want > BUF_MAX ? BUF_MAX : want < BUF_MIN ? BUF_MIN : want;
+  for (int i = 0; i < t->nfiles; i++)
+    t->streams[i].want = want;
+  if (!t->shared)
+    raise_fd_limit(np);
+  return 0;
+}
+
+uint64_t trace_bytes_read(const trace_set *t) {
+  uint64_t n = 0;
+  int files = t->shared || !t->np ? t->nfiles : t->np;
+  for (int i = 0; i < files; i++)
+    n += stream_consumed(&t->streams[i]);
+  return n;
+}
+
+uint64_t trace_bytes_total(const trace_set *t) {
+  uint64_t n = 0;
+  int files = t->shared || !t->np ? t->nfiles : t->np;
+  for (int i = 0; i < files; i++)
+    n += t->streams[i].size;
+  return n;
+}
+
+/* ====================================================================================
+ * Reading actions
+ * ==================================================================================== */
+
+/* The line as messages show it: trimmed, control bytes escaped, cut to about 200 bytes. */
+static const char *shown(const char *line, size_t len, char *out, size_t n) {
+  while (len && strchr(" \t\r\n\v\f", line[0]) && line[0])
+    line++, len--;
+  while (len && strchr(" \t\r\n\v\f", line[len - 1]) && line[len - 1])
+    len--;
+  size_t w = 0;
+  for (size_t i = 0; i < len && w + 8 < n && i < 200; i++) {
+    unsigned char c = (unsigned char)line[i];
+    if (c >= 32 && c != 127)
+      out[w++] = (char)c;
+    else
+      w += (size_t)snprintf(out + w, n - w, "\\x%02x", c);
+  }
+  out[w] = '\0';
+  return out;
+}
+
+/* A last line without newline: SimGrid drops it. Returns 0 (dropped) or -1 (strict). */
+static int unterminated(trace_set *t, tstream *s, const char *line, size_t len, char *err,
+                        size_t errlen) {
+  if (trace_line_rank(line, len) == TRACE_LINE_BLANK)
+    return 0;
+  char q[1024];
+  const char *l = shown(line, len, q, sizeof q);
+  if (t->opts.strict)
+    return x_err(err, errlen, "%s:%ld: the last line has no newline, and SimGrid 3.32 ignores"
+                 " such a line (an error in strict mode): '%s'", s->path, s->lineno, l);
+  if (t->opts.warn) {
+    char *msg = x_asprintf("%s:%ld: last line without newline ignored, as SimGrid 3.32 does:"
+                           " '%s'", s->path, s->lineno, l);
+    t->opts.warn(t->opts.warn_ctx, msg);
+    free(msg);
+  }
+  return 0;
+}
+
+static int bad_rank(tstream *s, const char *line, size_t len, char *err, size_t errlen) {
+  char q[1024];
+  return x_err(err, errlen, "%s:%ld: the first field must be a rank number: '%s'", s->path,
+               s->lineno, shown(line, len, q, sizeof q));
+}
+
+/* Per-rank mode: the line's rank field r (a number) is not the file's rank. */
+static int not_mine(trace_set *t, tstream *s, int rank, int r, const char *line, size_t len,
+                    char *err, size_t errlen) {
+  char q[1024];
+  const char *l = shown(line, len, q, sizeof q);
+  const char *why = r == TRACE_LINE_NOMATCH ? "a rank field SimGrid matches with no rank"
+                                            : "a line of another rank";
+  if (t->opts.strict)
+    return x_err(err, errlen, "%s:%ld: %s in the trace of rank %d (SimGrid skips it; an error"
+                 " in strict mode): '%s'", s->path, s->lineno, why, rank, l);
+  twarn(t, W_NOT_MINE, "%s:%ld: %s in the trace of rank %d skipped, as SimGrid does: '%s'"
+        " (further warnings of this kind are not shown)", s->path, s->lineno, why, rank, l);
+  return 0;
+}
+
+static int parse_for(trace_set *t, int rank, tstream *s, long lineno, const char *line,
+                     size_t len, trace_action *a, char *err, size_t errlen) {
+  return trace_parse_line(t->ranks[rank].parser, s->path, lineno, line, len, a, err, errlen);
+}
+
+/* Per-rank mode: the next action of rank from its own file. */
+static int next_own(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
+  tstream *s = &t->streams[rank];
+  const char *line;
+  size_t len;
+  int last, rc;
+  while ((rc = stream_getline(s, &line, &len, &last, err, errlen)) == 1) {
+    if (last) {
+      if (unterminated(t, s, line, len, err, errlen) < 0)
+        return -1;
+      continue;
+    }
+    int r = trace_line_rank(line, len);
+    if (r == rank)
+      return parse_for(t, rank, s, s->lineno, line, len, a, err, errlen);
+    if (r == TRACE_LINE_BADRANK)
+      return bad_rank(s, line, len, err, errlen);
+    if (r != TRACE_LINE_BLANK && not_mine(t, s, rank, r, line, len, err, errlen) < 0)
+      return -1;
+  }
+  if (rc <= 0)
+    t->ranks[rank].ended = 1;
+  return rc;
+}
+
+static void enqueue(trank *k, long lineno, const char *line, size_t len) {
+  qline *q = x_malloc(sizeof *q + len);
+  q->next = NULL;
+  q->lineno = lineno;
+  q->len = len;
+  memcpy(q->text, line, len);
+  if (k->tail)
+    k->tail->next = q;
+  else
+    k->head = q;
+  k->tail = q;
+}
+
+/* Shared mode: a line whose rank field r is no running rank. */
+static int no_rank(trace_set *t, tstream *s, int r, const char *line, size_t len, char *err,
+                   size_t errlen) {
+  char q[1024];
+  const char *l = shown(line, len, q, sizeof q);
+  if (r == TRACE_LINE_NOMATCH && t->opts.strict)
+    return x_err(err, errlen, "%s:%ld: rank field matches no rank (SimGrid compares it as a"
+                 " string with the decimal rank; an error in strict mode): '%s'", s->path,
+                 s->lineno, l);
+  if (r == TRACE_LINE_NOMATCH)
+    twarn(t, W_NOMATCH, "%s:%ld: rank field matches no rank, line ignored as SimGrid does:"
+          " '%s' (further warnings of this kind are not shown)", s->path, s->lineno, l);
+  else if (t->opts.strict)
+    twarn(t, W_BEYOND_NP, "%s:%ld: line of rank %d ignored (np = %d): '%s' (further"
+          " warnings of this kind are not shown)", s->path, s->lineno, r, t->np, l);
+  return 0;
+}
+
+/* Shared mode: reads lines until one for a rank in [0, np) that want accepts (want < 0:
+ * any rank), queueing the others when want >= 0. Returns 1 with the line, 0 or -1. */
+static int shared_line(trace_set *t, int want, int *rank, const char **line, size_t *len,
+                       char *err, size_t errlen) {
+  tstream *s = &t->streams[0];
+  int last, rc;
+  while ((rc = stream_getline(s, line, len, &last, err, errlen)) == 1) {
+    if (last) {
+      if (unterminated(t, s, *line, *len, err, errlen) < 0)
+        return -1;
+      continue;
+    }
+    int r = trace_line_rank(*line, *len);
+    if (r == TRACE_LINE_BLANK)
+      continue;
+    if (r == TRACE_LINE_BADRANK)
+      return bad_rank(s, *line, *len, err, errlen);
+    if (r >= 0 && r < t->np && (want < 0 || r == want)) {
+      *rank = r;
+      return 1;
+    }
+    if (r >= 0 && r < t->np)
+      enqueue(&t->ranks[r], s->lineno, *line, *len);
+    else if (no_rank(t, s, r, *line, *len, err, errlen) < 0)
+      return -1;
+  }
+  return rc;
+}
+
+/* Shared mode: the next action of rank, from its queue or from the file. */
+static int next_shared(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
+  trank *k = &t->ranks[rank];
+  free(k->held);
+  k->held = NULL;
+  if (k->head) {
+    k->held = k->head;
+    if (!(k->head = k->head->next))
+      k->tail = NULL;
+    return parse_for(t, rank, &t->streams[0], k->held->lineno, k->held->text, k->held->len, a,
+                     err, errlen);
+  }
+  const char *line;
+  size_t len;
+  int r, rc = shared_line(t, rank, &r, &line, &len, err, errlen);
+  if (rc == 1)
+    return parse_for(t, rank, &t->streams[0], t->streams[0].lineno, line, len, a, err, errlen);
+  if (rc == 0 || t->streams[0].state == S_FAILED)
+    k->ended = 1;
+  return rc;
+}
+
+static int check_rank(const trace_set *t, int rank, char *err, size_t errlen) {
+  if (!t->np)
+    return x_err(err, errlen, "%s: trace_set_np was not called", t->name);
+  if (rank < 0 || rank >= t->np)
+    return x_err(err, errlen, "%s: no rank %d (np = %d)", t->name, rank, t->np);
+  return 0;
+}
+
+int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
+  if (check_rank(t, rank, err, errlen) < 0)
+    return -1;
+  if (t->ranks[rank].ended)
+    return 0;
+  int rc = t->shared ? next_shared(t, rank, a, err, errlen) : next_own(t, rank, a, err, errlen);
+  if (rc < 0 && !t->shared && t->streams[rank].state == S_FAILED)
+    t->ranks[rank].ended = 1;
+  return rc;
+}
+
+int trace_next_any(trace_set *t, trace_action *a, char *err, size_t errlen) {
+  if (check_rank(t, 0, err, errlen) < 0)
+    return -1;
+  if (!t->shared) {
+    for (; t->cursor < t->np; t->cursor++) {
+      int rc = trace_next(t, t->cursor, a, err, errlen);
+      if (rc != 0)
+        return rc;
+    }
+    return 0;
+  }
+  const char *line;
+  size_t len;
+  int r, rc = shared_line(t, -1, &r, &line, &len, err, errlen);
+  if (rc == 1)
+    return parse_for(t, r, &t->streams[0], t->streams[0].lineno, line, len, a, err, errlen);
+  return rc;
+}

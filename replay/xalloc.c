@@ -1,0 +1,52 @@
+/* xalloc.c - allocate memory or exit: tir's single out-of-memory policy. */
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *check(void *p) {
+  if (!p) {
+    fputs("tir: out of memory\n", stderr);
+    exit(TIR_EXIT_NOMEM);
+  }
+  return p;
+}
+
+void *x_malloc(size_t n) { return check(malloc(n ? n : 1)); }
+void *x_calloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1)); }
+void *x_realloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
+char *x_strdup(const char *s) { return check(strdup(s)); }
+
+char *x_asprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = x_malloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+void x_grow(void *arr, size_t *cap, size_t need, size_t elt) {
+  if (need <= *cap)
+    return;
+  size_t n = *cap ? *cap : 8;
+  while (n < need)
+    n *= 2;
+  void **a = arr;
+  *a = x_realloc(*a, n * elt);
+  *cap = n;
+}
+
+int x_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}

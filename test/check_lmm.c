@@ -1,0 +1,693 @@
+/* check_lmm.c - unit tests of the max-min solver (models/lmm.c).
+ *
+ * Each test builds a small system whose shares are derived by hand in a comment
+ * (progressive filling, lmm.h), then asserts them. The randomized tests compare the
+ * incremental solver with a from-scratch solve of the same live system, and check
+ * that every variable whose value changed was handed out by lmm_next_modified.
+ * The last test recomputes SMPI_MODEL.md §2.3 (two flows sharing link 9 of
+ * small_platform.xml) from the CM02/SMPI formulas down to the simulated times. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lmm.h"
+
+#define PREC 1e-5 /* maxmin/precision */
+
+/* |got - want| <= tol * max(|got|, |want|) */
+#define ck_rel(got, want, tol)                                                          \
+  do {                                                                                   \
+    double g_ = (got), w_ = (want);                                                      \
+    ck_assert_msg(fabs(g_ - w_) <= (tol) * fmax(fabs(g_), fabs(w_)),                     \
+                  "%s = %.17g, expected %.17g", #got, g_, w_);                           \
+  } while (0)
+#define ck_val(var, want) ck_rel(lmm_var_value(var), (want), 1e-12)
+
+/* ======================================================================
+ * Hand-computed systems
+ * ====================================================================== */
+
+START_TEST(two_flows_penalties) {
+  /* SHARED link C = 10; A p = 1, B p = 3:
+   * usage = 1/1 + 1/3 = 4/3, level = 10 / (4/3) = 7.5, x_A = 7.5/1, x_B = 7.5/3 = 2.5. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 10, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 3, -1);
+  lmm_expand(s, l, a, 1);
+  lmm_expand(s, l, b, 1);
+  lmm_solve(s);
+  ck_val(a, 7.5);
+  ck_val(b, 2.5);
+  ck_rel(lmm_cnst_usage(l), 10, 1e-12); /* 7.5 + 2.5 */
+  ck_assert_double_eq(lmm_var_penalty(b), 3);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(bound_binds) {
+  /* SHARED link C = 10; A p = 1 bound 2, B p = 1 unbounded, Z p = 1 bound 0 (SimGrid
+   * only honours bounds > 0: Z is unbounded).
+   * Level 1: usage 3, level 10/3; A has b*p = 2 < 10/3: only A is fixed, x_A = 2.
+   * Level 2: remaining 8, usage 2 (B, Z), level 4: x_B = x_Z = 4. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 10, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, 2), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *z = lmm_var_new(s, NULL, 1, 0);
+  lmm_expand(s, l, a, 1);
+  lmm_expand(s, l, b, 1);
+  lmm_expand(s, l, z, 1);
+  lmm_solve(s);
+  ck_val(a, 2);
+  ck_val(b, 4);
+  ck_val(z, 4);
+  /* Raising A's bound to 5 > 10/3 frees it: all three at 10/3. */
+  lmm_var_set_bound(s, a, 5);
+  lmm_solve(s);
+  ck_val(a, 10.0 / 3);
+  ck_val(b, 10.0 / 3);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(fatpipe) {
+  /* FATPIPE C = 10, three flows p = 1: usage = max(1, 1, 1) = 1, level 10: each gets
+   * 10 (no contention); the constraint's usage is the max, 10. Two flows p = 1 and
+   * p = 4 on another FATPIPE C = 10: level 10 / max(1, 1/4) = 10, x = 10 and 10/4. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *f = lmm_cnst_new(s, 10, 1), *g = lmm_cnst_new(s, 10, 1);
+  lmm_var *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, f, v[i], 1);
+  }
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 4, -1);
+  lmm_expand(s, g, a, 1);
+  lmm_expand(s, g, b, 1);
+  lmm_solve(s);
+  for (int i = 0; i < 3; i++)
+    ck_val(v[i], 10);
+  ck_rel(lmm_cnst_usage(f), 10, 1e-12);
+  ck_val(a, 10);
+  ck_val(b, 2.5);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(fatpipe_max_moves) {
+  /* FATPIPE F C = 12 with A p = 1, B p = 2, C p = 2; A also on SHARED S C = 4.
+   * Level 1: F: 12 / max(1, 1/2, 1/2) = 12; S: 4 / 1 = 4: S saturates, x_A = 4.
+   * F's max falls to 1/2 (B, C): level 12 / (1/2) = 24, x_B = x_C = 24/2 = 12. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *f = lmm_cnst_new(s, 12, 1), *sh = lmm_cnst_new(s, 4, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 2, -1);
+  lmm_var *c = lmm_var_new(s, NULL, 2, -1);
+  lmm_expand(s, f, a, 1);
+  lmm_expand(s, sh, a, 1);
+  lmm_expand(s, f, b, 1);
+  lmm_expand(s, f, c, 1);
+  lmm_solve(s);
+  ck_val(a, 4);
+  ck_val(b, 12);
+  ck_val(c, 12);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(limiter) {
+  /* A crosses its private link P (C = 8) and the shared limiter M (C = 30); B and C
+   * cross M only; all p = 1. Levels: P 8/1 = 8, M 30/3 = 10: P saturates, x_A = 8.
+   * M: remaining 30 - 8 = 22, usage 2, level 11: x_B = x_C = 11. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *p = lmm_cnst_new(s, 8, 0), *m = lmm_cnst_new(s, 30, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *c = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, p, a, 1);
+  lmm_expand(s, m, a, 1);
+  lmm_expand(s, m, b, 1);
+  lmm_expand(s, m, c, 1);
+  lmm_solve(s);
+  ck_val(a, 8);
+  ck_val(b, 11);
+  ck_val(c, 11);
+  ck_rel(lmm_cnst_usage(m), 30, 1e-12);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(chain_of_three) {
+  /* Links L1 = 10, L2 = 10, L3 = 6; X crosses all three, Y only L1, Z only L2, W only
+   * L3; all p = 1. Levels: L1 10/2 = 5, L2 10/2 = 5, L3 6/2 = 3: L3 saturates,
+   * x_X = x_W = 3. L1: remaining 7, usage 1: 7; L2 likewise: x_Y = x_Z = 7. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l1 = lmm_cnst_new(s, 10, 0), *l2 = lmm_cnst_new(s, 10, 0);
+  lmm_cnst *l3 = lmm_cnst_new(s, 6, 0);
+  lmm_var *x = lmm_var_new(s, NULL, 1, -1), *y = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *z = lmm_var_new(s, NULL, 1, -1), *w = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, l1, x, 1);
+  lmm_expand(s, l2, x, 1);
+  lmm_expand(s, l3, x, 1);
+  lmm_expand(s, l1, y, 1);
+  lmm_expand(s, l2, z, 1);
+  lmm_expand(s, l3, w, 1);
+  lmm_solve(s);
+  ck_val(x, 3);
+  ck_val(w, 3);
+  ck_val(y, 7);
+  ck_val(z, 7);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(cross_traffic) {
+  /* SHARED link C = 105: A uses it forward (1.0) and for its acks (0.05), expanded
+   * twice: coefficient 1.05; B forward only (1.0); p = 1. usage = 1.05 + 1 = 2.05,
+   * level 105 / 2.05: x_A = x_B = 51.219512..., and 1.05 x_A + x_B = 105.
+   * On a FATPIPE C = 10 the same two expands keep the max (1.0): x = 10. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 105, 0), *f = lmm_cnst_new(s, 10, 1);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *c = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, l, a, 1.0);
+  lmm_expand(s, l, a, 0.05);
+  lmm_expand(s, l, b, 1.0);
+  lmm_expand(s, f, c, 1.0);
+  lmm_expand(s, f, c, 0.05);
+  lmm_solve(s);
+  ck_val(a, 105 / 2.05);
+  ck_val(b, 105 / 2.05);
+  ck_rel(lmm_cnst_usage(l), 105, 1e-12);
+  ck_val(c, 10);
+  ck_rel(lmm_cnst_usage(f), 10, 1e-12); /* 1.0 * 10, not 1.05 * 10 */
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(disable_enable) {
+  /* SHARED C = 10, A and B p = 1: 5 each. Disabling B (penalty 0, a flow in its
+   * latency phase) leaves A alone: 10, B 0 and B no longer counts in the usage.
+   * Re-enabling B with p = 4: usage 1 + 1/4, level 8: x_A = 8, x_B = 2. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 10, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, l, a, 1);
+  lmm_expand(s, l, b, 1);
+  lmm_solve(s);
+  ck_val(a, 5);
+  ck_val(b, 5);
+  lmm_var_set_penalty(s, b, 0);
+  ck_assert_double_eq(lmm_var_value(b), 0);
+  lmm_solve(s);
+  ck_val(a, 10);
+  ck_assert_double_eq(lmm_var_value(b), 0);
+  ck_rel(lmm_cnst_usage(l), 10, 1e-12);
+  lmm_var_set_penalty(s, b, 4);
+  lmm_solve(s);
+  ck_val(a, 8);
+  ck_val(b, 2);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(created_disabled) {
+  /* A variable created with penalty 0 takes nothing until enabled: C = 6 with A
+   * (p = 1) and D (created disabled): A = 6, D = 0; D enabled at p = 2: usage 1.5,
+   * level 4: A = 4, D = 2. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 6, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *d = lmm_var_new(s, NULL, 0, -1);
+  lmm_expand(s, l, a, 1);
+  lmm_expand(s, l, d, 1);
+  lmm_solve(s);
+  ck_val(a, 6);
+  ck_assert_double_eq(lmm_var_value(d), 0);
+  lmm_var_set_penalty(s, d, 2);
+  lmm_solve(s);
+  ck_val(a, 4);
+  ck_val(d, 2);
+  lmm_free(s);
+}
+END_TEST
+
+/* ======================================================================
+ * Incremental solving
+ * ====================================================================== */
+
+START_TEST(incremental_add_remove) {
+  /* Links L1 = 10, L2 = 4. Start: A on L1, B on L1 and L2 (p = 1): L1 level 5, L2
+   * level 4: L2 saturates, B = 4, then A = 6. Add C on L2 (p = 1): L2 level 2 first:
+   * B = C = 2, then A = 8. Remove B: A alone on L1 = 10, C alone on L2 = 4. Each
+   * incremental result must equal a fresh system built with the live variables. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l1 = lmm_cnst_new(s, 10, 0), *l2 = lmm_cnst_new(s, 4, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, l1, a, 1);
+  lmm_expand(s, l1, b, 1);
+  lmm_expand(s, l2, b, 1);
+  lmm_solve(s);
+  ck_val(a, 6);
+  ck_val(b, 4);
+  lmm_var *c = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, l2, c, 1);
+  lmm_solve(s);
+  ck_val(a, 8);
+  ck_val(b, 2);
+  ck_val(c, 2);
+  lmm_var_free(s, b);
+  lmm_solve(s);
+  ck_val(a, 10);
+  ck_val(c, 4);
+
+  /* The fresh system: A on L1, C on L2. */
+  lmm_system *f = lmm_new(PREC);
+  lmm_cnst *f1 = lmm_cnst_new(f, 10, 0), *f2 = lmm_cnst_new(f, 4, 0);
+  lmm_var *fa = lmm_var_new(f, NULL, 1, -1), *fc = lmm_var_new(f, NULL, 1, -1);
+  lmm_expand(f, f1, fa, 1);
+  lmm_expand(f, f2, fc, 1);
+  lmm_solve(f);
+  ck_assert_double_eq(lmm_var_value(a), lmm_var_value(fa));
+  ck_assert_double_eq(lmm_var_value(c), lmm_var_value(fc));
+  lmm_free(f);
+  lmm_free(s);
+}
+END_TEST
+
+/* Drains lmm_next_modified into out (owners are int *); returns the count. */
+static int drain(lmm_system *s, int *out, int max) {
+  int n = 0;
+  lmm_var *v;
+  while ((v = lmm_next_modified(s)))
+    if (n < max)
+      out[n++] = *(int *)lmm_var_owner(v);
+  return n;
+}
+
+START_TEST(next_modified_component) {
+  /* Two components: K1 = link P (C = 10) with flows 0, 1; K2 = link Q (C = 6) with
+   * flows 2, 3 (all p = 1): 5, 5, 3, 3. The first solve hands out 0..3 in creation
+   * order. Changing flow 1's penalty to 4 touches K1 only: next_modified gives
+   * exactly 0, 1 (P: usage 1 + 1/4, level 8: 8 and 2), K2 keeps 3 and 3. A solve
+   * with no change hands out nothing. Freeing flow 3 hands out flow 2 only (6). */
+  int id[4] = {0, 1, 2, 3}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *p = lmm_cnst_new(s, 10, 0), *q = lmm_cnst_new(s, 6, 0);
+  lmm_var *v[4];
+  for (int i = 0; i < 4; i++) {
+    v[i] = lmm_var_new(s, &id[i], 1, -1);
+    lmm_expand(s, i < 2 ? p : q, v[i], 1);
+  }
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 4);
+  for (int i = 0; i < 4; i++)
+    ck_assert_int_eq(got[i], i);
+  lmm_var_set_penalty(s, v[1], 4);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 2);
+  ck_assert_int_eq(got[0], 0);
+  ck_assert_int_eq(got[1], 1);
+  ck_val(v[0], 8);
+  ck_val(v[1], 2);
+  ck_val(v[2], 3);
+  ck_val(v[3], 3);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 0);
+  lmm_var_free(s, v[3]);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 1);
+  ck_assert_int_eq(got[0], 2);
+  ck_val(v[2], 6);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(next_modified_order_and_free) {
+  /* Variables are handed out by creation order, whatever the order of the lists:
+   * flows created 0, 1, 2 on one link, 1 expanded last. A variable freed before it
+   * was handed out is skipped. */
+  int id[3] = {0, 1, 2}, got[4];
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *l = lmm_cnst_new(s, 9, 0);
+  lmm_var *v[3];
+  for (int i = 0; i < 3; i++)
+    v[i] = lmm_var_new(s, &id[i], 1, -1);
+  lmm_expand(s, l, v[2], 1);
+  lmm_expand(s, l, v[0], 1);
+  lmm_expand(s, l, v[1], 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 4), 3);
+  ck_assert_int_eq(got[0], 0);
+  ck_assert_int_eq(got[1], 1);
+  ck_assert_int_eq(got[2], 2);
+  lmm_var_set_bound(s, v[0], 1); /* 1 < 3: v0 = 1, then v1 = v2 = 4 */
+  lmm_solve(s);
+  lmm_var_free(s, v[1]);
+  ck_assert_int_eq(drain(s, got, 4), 2);
+  ck_assert_int_eq(got[0], 0);
+  ck_assert_int_eq(got[1], 2);
+  ck_val(v[2], 4);
+  lmm_free(s);
+}
+END_TEST
+
+/* SimGrid 3.32's blind spot (the default mode reproduces it; exact mode does not).
+ * Links c0 = 10, c1 = 4; u on c0 (p = 1); v on c0 and c1, created disabled; w on c1
+ * (p = 1). First solve: u = 10, w = 4. Then, in one round, u's bound changes (marks c0,
+ * whose only enabled variable is u) and v is enabled: SimGrid marks v's first
+ * constraint only, c0, already marked, so c1 is not re-solved: c0 alone gives
+ * u = v = 10/2 = 5 and w keeps 4 (c1 is over-used: 9 > 4). Checked against
+ * libsimgrid 3.32. Exact mode re-solves c1: level c1 4/2 = 2 < c0 5: v = w = 2,
+ * then u = 10 - 2 = 8. */
+static void blind_spot(int exact, double want_u, double want_v, double want_w) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, exact);
+  lmm_cnst *c0 = lmm_cnst_new(s, 10, 0), *c1 = lmm_cnst_new(s, 4, 0);
+  lmm_var *u = lmm_var_new(s, NULL, 1, -1), *v = lmm_var_new(s, NULL, 0, -1);
+  lmm_expand(s, c0, u, 1);
+  lmm_expand(s, c0, v, 1);
+  lmm_expand(s, c1, v, 1);
+  lmm_var *w = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, c1, w, 1);
+  lmm_solve(s);
+  ck_val(u, 10);
+  ck_val(w, 4);
+  lmm_var_set_bound(s, u, 100);
+  lmm_var_set_penalty(s, v, 1);
+  lmm_solve(s);
+  ck_val(u, want_u);
+  ck_val(v, want_v);
+  ck_val(w, want_w);
+  lmm_free(s);
+}
+
+START_TEST(simgrid_blind_spot) {
+  blind_spot(0, 5, 5, 4);
+  blind_spot(1, 8, 2, 2);
+}
+END_TEST
+
+/* ======================================================================
+ * Randomized: incremental versus from scratch
+ * ====================================================================== */
+
+#define R_CNSTS 12
+#define R_VARS 400
+#define R_EXP 8
+
+typedef struct rvar {
+  lmm_var *v;              /* NULL once freed */
+  int id;                  /* owner */
+  double penalty, bound;   /* current */
+  int n;                   /* expands so far */
+  int cnst[R_EXP];         /* expand targets, in order */
+  double coeff[R_EXP];     /* expand coefficients */
+  double last;             /* value after the last solve */
+  int touched;             /* changed since the last solve */
+} rvar;
+
+typedef struct rsys {
+  uint64_t rng;                 /* xorshift64 state */
+  int ties;                     /* draw small integers (exact ties) */
+  lmm_system *s;
+  lmm_cnst *c[R_CNSTS];
+  double cbound[R_CNSTS];
+  int fatpipe[R_CNSTS];
+  int nc;
+  rvar v[R_VARS];
+  int nv;
+} rsys;
+
+static double rnd(rsys *r) {
+  r->rng ^= r->rng << 13;
+  r->rng ^= r->rng >> 7;
+  r->rng ^= r->rng << 17;
+  return (double)(r->rng >> 11) / 9007199254740992.0;
+}
+static int rnd_int(rsys *r, int n) { return (int)(rnd(r) * n); }
+static double rnd_val(rsys *r, double lo, double hi) {
+  static const double small[] = {1, 2, 3, 4, 5, 6, 8, 10, 12};
+  return r->ties ? small[rnd_int(r, 9)] : lo + (hi - lo) * rnd(r);
+}
+
+static void r_expand(rsys *r, rvar *x) {
+  static const double coeffs[] = {1.0, 1.0, 0.05, 0.0, 2.5};
+  if (x->n == R_EXP)
+    return;
+  int c = rnd_int(r, r->nc);
+  double w = coeffs[rnd_int(r, 5)];
+  x->cnst[x->n] = c;
+  x->coeff[x->n++] = w;
+  lmm_expand(r->s, r->c[c], x->v, w);
+  x->touched = 1;
+}
+
+static void r_new_var(rsys *r) {
+  if (r->nv == R_VARS)
+    return;
+  rvar *x = &r->v[r->nv];
+  x->id = r->nv++;
+  x->penalty = rnd(r) < 0.3 ? 0.0 : rnd_val(r, 0.1, 5);
+  x->bound = rnd(r) < 0.5 ? -1.0 : rnd_val(r, 0.5, 50);
+  x->v = lmm_var_new(r->s, &x->id, x->penalty, x->bound);
+  x->touched = 1;
+  for (int k = rnd_int(r, 4); k > 0; k--)
+    r_expand(r, x);
+}
+
+static rvar *r_pick(rsys *r) {
+  for (int tries = 0; tries < 8 && r->nv > 0; tries++) {
+    rvar *x = &r->v[rnd_int(r, r->nv)];
+    if (x->v)
+      return x;
+  }
+  return NULL;
+}
+
+static void r_change(rsys *r) {
+  rvar *x = r_pick(r);
+  double dice = rnd(r);
+  if (!x)
+    return;
+  x->touched = 1;
+  if (dice < 0.4) {
+    x->penalty = rnd(r) < 0.4 ? 0.0 : rnd_val(r, 0.1, 5);
+    lmm_var_set_penalty(r->s, x->v, x->penalty);
+  } else if (dice < 0.6) {
+    x->bound = rnd(r) < 0.3 ? -1.0 : rnd_val(r, 0.5, 50);
+    lmm_var_set_bound(r->s, x->v, x->bound);
+  } else if (dice < 0.85) {
+    lmm_var_free(r->s, x->v);
+    x->v = NULL;
+  } else {
+    r_expand(r, x);
+  }
+}
+
+/* A fresh system holding the live variables (creation order, same expands). */
+static void r_check_fresh(rsys *r) {
+  lmm_system *f = lmm_new(PREC);
+  lmm_cnst *c[R_CNSTS];
+  lmm_var *fv[R_VARS] = {0};
+  for (int i = 0; i < r->nc; i++)
+    c[i] = lmm_cnst_new(f, r->cbound[i], r->fatpipe[i]);
+  for (int i = 0; i < r->nv; i++) {
+    rvar *x = &r->v[i];
+    if (!x->v)
+      continue;
+    fv[i] = lmm_var_new(f, NULL, x->penalty, x->bound);
+    for (int k = 0; k < x->n; k++)
+      lmm_expand(f, c[x->cnst[k]], fv[i], x->coeff[k]);
+  }
+  lmm_solve(f);
+  for (int i = 0; i < r->nv; i++)
+    if (fv[i])
+      ck_rel(lmm_var_value(r->v[i].v), lmm_var_value(fv[i]), 1e-12);
+  lmm_free(f);
+}
+
+/* Every variable that changed value was handed out, or was touched by the caller
+ * (disabling sets the value to 0 at once). */
+static void r_check_modified(rsys *r) {
+  static char listed[R_VARS];
+  for (int i = 0; i < r->nv; i++)
+    listed[i] = 0;
+  lmm_var *m;
+  while ((m = lmm_next_modified(r->s))) {
+    int id = *(int *)lmm_var_owner(m);
+    ck_assert_msg(!listed[id], "variable %d handed out twice", id);
+    listed[id] = 1;
+  }
+  for (int i = 0; i < r->nv; i++) {
+    rvar *x = &r->v[i];
+    if (!x->v)
+      continue;
+    double now = lmm_var_value(x->v);
+    ck_assert_msg(listed[i] || x->touched || now == x->last,
+                  "variable %d changed (%g -> %g) but was not handed out", i, x->last, now);
+    x->last = now;
+    x->touched = 0;
+  }
+}
+
+static void r_run(uint64_t seed, int exact, int steps) {
+  rsys *r = calloc(1, sizeof *r);
+  ck_assert_ptr_nonnull(r);
+  r->rng = seed * 0x9E3779B97F4A7C15ull + 1;
+  r->ties = rnd(r) < 0.5;
+  r->s = lmm_new(PREC);
+  lmm_set_exact_incremental(r->s, exact);
+  r->nc = 1 + rnd_int(r, R_CNSTS);
+  for (int i = 0; i < r->nc; i++) {
+    r->cbound[i] = rnd_val(r, 1, 100);
+    r->fatpipe[i] = rnd(r) < 0.2;
+    r->c[i] = lmm_cnst_new(r->s, r->cbound[i], r->fatpipe[i]);
+  }
+  for (int step = 0; step < steps; step++) {
+    double dice = rnd(r);
+    if (dice < 0.35)
+      r_new_var(r);
+    else if (dice < 0.75)
+      r_change(r);
+    else {
+      lmm_solve(r->s);
+      r_check_modified(r);
+      if (exact)
+        r_check_fresh(r);
+    }
+  }
+  lmm_free(r->s);
+  free(r);
+}
+
+START_TEST(random_exact_vs_fresh) {
+  /* 300 random systems (up to 12 constraints, 20% FATPIPE; variables disabled 30% of
+   * the time, bounded half of the time; coefficients 1, 0.05, 0, 2.5): after every
+   * solve the incremental values equal a from-scratch solve to 1e-12 relative, and
+   * every changed value was handed out by lmm_next_modified. */
+  for (uint64_t seed = 1; seed <= 300; seed++)
+    r_run(seed, 1, 400);
+}
+END_TEST
+
+START_TEST(random_simgrid_mode_modified) {
+  /* The default (SimGrid) mode on the same systems: lmm_next_modified still hands out
+   * every variable whose value changed. */
+  for (uint64_t seed = 1; seed <= 300; seed++)
+    r_run(seed, 0, 400);
+}
+END_TEST
+
+/* ======================================================================
+ * SMPI_MODEL.md §2.3: two flows into Jupiter sharing link 9
+ * ====================================================================== */
+
+/* small_platform.xml links on the route Fafard -> Jupiter (the reverse of the
+ * declared Jupiter -> Fafard route 9 4 3 2 0 1 8), bandwidths in B/s, latencies in s. */
+static const double J_BW[7] = {8.158e6, 34.285625e6, 41.279125e6, 118.6825e6,
+                               34.285625e6, 10.099625e6, 7.20975e6};
+static const double J_LAT[7] = {270.544e-6, 514.433e-6, 59.904e-6, 136.931e-6,
+                                514.433e-6, 479.78e-6, 1.461517e-3};
+#define J_LINK9 6 /* index of link 9 */
+
+/* §2.2: penalty p = L + sum 8775 / bw; bound = min(min bw, 4194304 / (2 L)). */
+static void flow_params(int first, int n, double *p, double *bound) {
+  double l = 0, w = 0, bmin = INFINITY;
+  for (int i = first; i < first + n; i++) {
+    l += J_LAT[i];
+    w += 8775 / J_BW[i];
+    bmin = fmin(bmin, J_BW[i]);
+  }
+  *p = l + w;
+  *bound = fmin(bmin, 4194304 / (2 * l));
+}
+
+START_TEST(smpi_two_flows) {
+  /* F1 Tremblay -> Jupiter: route [9], L1 = 1.461517e-3 s,
+   *   p1 = L1 + 8775/7209750 = 2.6786188412566e-3, bound1 = min(7209750, 1.43e9).
+   * F2 Fafard -> Jupiter: route [8 1 0 2 3 4 9], L2 = 3.437542e-3 s,
+   *   p2 = L2 + sum 8775/bw = 7.3975095411075e-3, bound2 = 7209750.
+   * Both routes are symmetrical: every link is also on the back route, coefficient
+   * 1 + 0.05 = 1.05. While both send, link 9 is the bottleneck:
+   *   level = 7209750 / (1.05/p1 + 1.05/p2) = 13503.105711...,
+   *   x1 = level/p1 = 5041070.2348116, x2 = level/p2 = 1825358.3366170
+   * (b*p = 19312 and 53334 are above the level: no bound binds; link 8 alone would
+   * allow 8158000*p2/1.05 = 57475 > level).
+   * Timeline (1e6 B + 16 B envelope, bw factor 0.940694, latency factor 11.6436):
+   * F1 pays its latency until t1 = 11.6436 L1 = 0.0170173193 s, then runs alone at
+   * min(bound1, 7209750/1.05) = 6866428.57 until F2's latency ends at
+   * t2 = 11.6436 L2 = 0.0400253640 s; both share until F1 ends at
+   * T1 = t2 + (S - 0.940694 * 6866428.57 * (t2 - t1)) / (0.940694 x1) = 0.2195663771 s;
+   * F2 then runs alone at 7209750/1.05 and ends at T2 = 0.3266577506 s, SimGrid's
+   * 0.219566 s and 0.326658 s (cases.tsv probe_two_flows: 0.3266577506293509). */
+  lmm_system *s = lmm_new(PREC);
+  lmm_cnst *link[7];
+  for (int i = 0; i < 7; i++)
+    link[i] = lmm_cnst_new(s, J_BW[i], 0);
+  double p1, b1, p2, b2;
+  flow_params(J_LINK9, 1, &p1, &b1);
+  flow_params(0, 7, &p2, &b2);
+  ck_rel(p1, 2.6786188412566e-3, 1e-12);
+  ck_rel(p2, 7.3975095411075e-3, 1e-12);
+  lmm_var *f1 = lmm_var_new(s, NULL, 0, b1), *f2 = lmm_var_new(s, NULL, 0, b2);
+  lmm_expand(s, link[J_LINK9], f1, 1.0);
+  lmm_expand(s, link[J_LINK9], f1, 0.05);
+  for (int i = 0; i < 7; i++) {
+    lmm_expand(s, link[i], f2, 1.0);
+    lmm_expand(s, link[i], f2, 0.05);
+  }
+  const double S = 1000016, bwf = 0.940694, latf = 11.6436;
+  double t1 = latf * J_LAT[J_LINK9], t2 = 0;
+  for (int i = 0; i < 7; i++)
+    t2 += latf * J_LAT[i];
+  lmm_var_set_penalty(s, f1, p1); /* t1: F1's latency is paid */
+  lmm_solve(s);
+  ck_val(f1, 7209750 / 1.05);
+  double left1 = S - bwf * lmm_var_value(f1) * (t2 - t1);
+  lmm_var_set_penalty(s, f2, p2); /* t2: F2's latency is paid */
+  lmm_solve(s);
+  ck_rel(lmm_var_value(f1), 5041070.2348116, 1e-12);
+  ck_rel(lmm_var_value(f2), 1825358.3366170, 1e-12);
+  double end1 = t2 + left1 / (bwf * lmm_var_value(f1));
+  double left2 = S - bwf * lmm_var_value(f2) * (end1 - t2);
+  lmm_var_free(s, f1);
+  lmm_solve(s);
+  ck_val(f2, 7209750 / 1.05);
+  double end2 = end1 + left2 / (bwf * lmm_var_value(f2));
+  ck_assert_double_eq_tol(end1, 0.219566, 5e-7);
+  ck_rel(end2, 0.3266577506293509, 1e-9);
+  lmm_free(s);
+}
+END_TEST
+
+static Suite *lmm_suite(void) {
+  Suite *su = suite_create("lmm");
+  TCase *hand = tcase_create("hand");
+  tcase_add_test(hand, two_flows_penalties);
+  tcase_add_test(hand, bound_binds);
+  tcase_add_test(hand, fatpipe);
+  tcase_add_test(hand, fatpipe_max_moves);
+  tcase_add_test(hand, limiter);
+  tcase_add_test(hand, chain_of_three);
+  tcase_add_test(hand, cross_traffic);
+  tcase_add_test(hand, disable_enable);
+  tcase_add_test(hand, created_disabled);
+  tcase_add_test(hand, smpi_two_flows);
+  suite_add_tcase(su, hand);
+  TCase *inc = tcase_create("incremental");
+  tcase_add_test(inc, incremental_add_remove);
+  tcase_add_test(inc, next_modified_component);
+  tcase_add_test(inc, next_modified_order_and_free);
+  tcase_add_test(inc, simgrid_blind_spot);
+  tcase_add_test(inc, random_exact_vs_fresh);
+  tcase_add_test(inc, random_simgrid_mode_modified);
+  tcase_set_timeout(inc, 120);
+  suite_add_tcase(su, inc);
+  return su;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(lmm_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

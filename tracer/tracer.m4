@@ -1,0 +1,6 @@
+dnl tracer/tracer.m4 - configure checks of the tracer (included by configure.ac)
+dnl The tracer needs an MPI compiler wrapper; without one it is skipped (announced)
+AC_ARG_VAR([MPICC], [MPI C compiler wrapper used to build libtirtrace])
+AC_CHECK_PROGS([MPICC], [mpicc mpicc.openmpi mpicc.mpich], [])
+AM_CONDITIONAL([HAVE_MPI], [test -n "$MPICC"])
+AS_IF([test -z "$MPICC"], [AC_MSG_NOTICE([no MPI compiler wrapper (mpicc) found: the tracer libtirtrace is not built])])

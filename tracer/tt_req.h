@@ -1,0 +1,57 @@
+/* tt_req.h - the requests a rank has in flight, and the key its trace gives each one.
+ *
+ * The TI format names a request by (sender, receiver, tag) in world ranks: `wait S D T`
+ * waits the oldest stored request under that key. Each isend/irecv/start/non-blocking
+ * collective puts an entry here, under its MPI_Request handle; completion (wait*, test*)
+ * writes the key and removes the entry (persistent requests stay, inactive). A receive
+ * posted with MPI_ANY_SOURCE/MPI_ANY_TAG has no key yet: its fields in every line written
+ * so far are holds (tt_out.h), patched when the status tells the real source and tag.
+ * `stored` counts the active entries the replayer's request store would hold, so that an
+ * MPI_Waitall covering all of them can be written as one `waitall`. */
+#ifndef TT_REQ_H
+#define TT_REQ_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "tt_comm.h"
+
+enum tt_req_kind {
+  TT_RQ_SEND, /* isend (and issend, ibsend, irsend), persistent send */
+  TT_RQ_RECV, /* irecv, persistent receive */
+  TT_RQ_COLL  /* non-blocking collective */
+};
+
+#define TT_REQ_MAX_HOLDS 8 /* placeholders remembered per request; later ones keep fallbacks */
+
+struct tt_req {
+  MPI_Request handle;     /* the C handle (key of the table) */
+  int kind;               /* enum tt_req_kind */
+  int src, dst, tag;      /* key of the trace (world ranks); src/tag may be ANY (holds) */
+  int posted_src, posted_tag; /* as posted (persistent receives start from these again) */
+  int persistent;         /* from MPI_Send_init/MPI_Recv_init: survives completion */
+  int active;             /* started and not completed (always 1 if not persistent) */
+  int stored;             /* the replayer stores it (0: NBC written as a blocking call) */
+  long long bytes;        /* persistent: the size its start writes */
+  struct tt_comm *comm;   /* where src is a rank (to translate the status' MPI_SOURCE) */
+  int nholds;             /* placeholders in the trace waiting for the real src/tag */
+  uint64_t hold[TT_REQ_MAX_HOLDS][2]; /* their stream positions: src field, tag field */
+};
+
+/* Add (or replace) the entry of r->handle. */
+void tt_req_put(const struct tt_req *r);
+/* The entry of handle, or NULL (MPI_REQUEST_NULL, unknown handles). */
+struct tt_req *tt_req_find(MPI_Request handle);
+/* Remove handle's entry, if any. */
+void tt_req_del(MPI_Request handle);
+/* Active entries that the replayer stores. */
+int tt_req_stored(void);
+void tt_req_set_active(struct tt_req *r, int active);
+/* Write the key "S D T" of r to the current line (holds for unknown src/tag). */
+void tt_req_key(struct tt_req *r);
+/* r completed with status st: patch its holds with the real source and tag. */
+void tt_req_resolve(struct tt_req *r, const MPI_Status *st);
+/* Every entry, for end-of-trace release of holds, then free the table. */
+void tt_req_clear(void);
+
+#endif
