@@ -95,10 +95,12 @@ typedef struct zone_ops {
                    size_t errlen);
   /* Called once, after the whole document was read (NULL: nothing to do). */
   int (*seal)(platform *p, plat_zone *z, char *err, size_t errlen);
-  /* Appends the route between vertices src and dst (netpoints of z) to r and sets
-   * gw[0], gw[1] to the gateways (-1 if none). -1 with a message when there is none. */
+  /* Adds the route between vertices src and dst (netpoints of z) to r and sets gw[0],
+   * gw[1] to the gateways (-1 if none). -1 with a message when there is none. The route
+   * being built starts at r->links[base]: most zones append to it, Dijkstra zones insert
+   * at its start (SimGrid's insert_link_latency). */
   int (*local_route)(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
-                     int gw[2], char *err, size_t errlen);
+                     size_t base, int gw[2], char *err, size_t errlen);
   void (*free_impl)(void *impl); /* NULL: free() */
 } zone_ops;
 
@@ -184,8 +186,12 @@ int plat_seal(platform *p, char *err, size_t errlen);
 void route_push(const platform *p, plat_route *r, int link);
 /* Appends links[0..n) (n may be 0). */
 void route_append(const platform *p, plat_route *r, const int *links, int n);
-/* SimGrid's get_global_route between two netpoints: appends to r. */
-int plat_route_np(const platform *p, int src, int dst, plat_route *r, char *err, size_t errlen);
+/* Moves r->links[from..n) to position base (rotation of r->links[base..n)). */
+void route_move_front(plat_route *r, size_t base, size_t from);
+/* SimGrid's get_global_route between two netpoints, into the route that starts at
+ * r->links[base] (0 for a host-to-host route). */
+int plat_route_np(const platform *p, int src, int dst, plat_route *r, size_t base, char *err,
+                  size_t errlen);
 
 /* ---- stored routes of Full/Floyd/Dijkstra zones (routing_table.c) ---- */
 typedef struct stored_route {
@@ -279,6 +285,7 @@ typedef struct xml_ctx {
   platform *p;
   char *err; /* the caller's buffer */
   size_t errlen;
+  int syntax_error; /* libxml2 reported an error (the first one is in err) */
 } xml_ctx;
 
 #define XATTRS_MAX 24

@@ -106,6 +106,18 @@ static int in_spec(const char *spec, const char *name, int *required) {
   return 0;
 }
 
+/* spec as a readable list: "id* speed*" -> "id, speed". */
+static void spec_list(const char *spec, char *list, size_t size) {
+  size_t k = 0;
+  for (const char *s = spec; *s && k + 3 < size; s++)
+    if (*s == ' ') {
+      list[k++] = ',';
+      list[k++] = ' ';
+    } else if (*s != '*')
+      list[k++] = *s;
+  list[k] = '\0';
+}
+
 static int check_required(xml_ctx *x, const xmlNode *n, const char *spec, const xattrs *a) {
   for (const char *s = spec; *s;) {
     size_t w = strcspn(s, " ");
@@ -127,8 +139,10 @@ int xml_attrs(xml_ctx *x, const xmlNode *n, const char *spec, xattrs *a) {
   for (const xmlAttr *at = n->properties; at; at = at->next) {
     int req;
     if (!in_spec(spec, (const char *)at->name, &req)) {
-      xml_fail(x, n, "unknown attribute '%s' in <%s> (expected: %s)", (const char *)at->name,
-               xml_name(n), *spec ? spec : "none");
+      char list[512];
+      spec_list(spec, list, sizeof list);
+      xml_fail(x, n, "unknown attribute '%s' in <%s> (expected %s)", (const char *)at->name,
+               xml_name(n), *spec ? list : "none");
       xattrs_free(a);
       return -1;
     }
@@ -177,4 +191,340 @@ int xml_prop(xml_ctx *x, xmlNode *n, xattrs *a) {
     return xml_fail(x, xml_next(n, NULL), "<prop> has no children");
   }
   return 0;
+}
+
+/* ==================================================================== zones */
+typedef struct zone_walk {
+  int zi;           /* the zone */
+  int is_cluster;   /* routing="Cluster": backbone, host_link and cabinet allowed */
+  int phase;        /* 0: props, 1: elements, 2: routes */
+  int content;      /* 0: unknown yet, 1: sub-zones, 2: hosts and routers */
+  xmlNode *backbone; /* the last <backbone> */
+  xmlNode **later;  /* <host_link> and <cabinet> elements, in document order */
+  int nlater;
+  size_t clater;
+} zone_walk;
+
+enum zone_kind { Z_PROP, Z_HOST, Z_ROUTER, Z_CLUSTER_ONLY, Z_ZONE, Z_CLUSTER, Z_LINK, Z_ROUTE,
+                 Z_ZONE_ROUTE };
+
+/* Element, the phase it belongs to, the content it implies (0: either), its handler. */
+static const struct {
+  const char *name;
+  int phase, content;
+  enum zone_kind kind;
+} zone_elems[] = {{"prop", 0, 0, Z_PROP},
+                  {"host", 1, 2, Z_HOST},
+                  {"router", 1, 2, Z_ROUTER},
+                  {"cabinet", 1, 2, Z_CLUSTER_ONLY},
+                  {"host_link", 1, 2, Z_CLUSTER_ONLY},
+                  {"zone", 1, 1, Z_ZONE},
+                  {"AS", 1, 1, Z_ZONE},
+                  {"cluster", 1, 1, Z_CLUSTER},
+                  {"link", 1, 0, Z_LINK},
+                  {"backbone", 1, 0, Z_CLUSTER_ONLY},
+                  {"route", 2, 2, Z_ROUTE},
+                  {"zoneRoute", 2, 1, Z_ZONE_ROUTE},
+                  {"ASroute", 2, 1, Z_ZONE_ROUTE}};
+#define NZONE_ELEMS (sizeof zone_elems / sizeof zone_elems[0])
+
+static int refused(xml_ctx *x, xmlNode *n) {
+  const char *e = xml_name(n);
+  if (strcmp(e, "peer") == 0)
+    return xml_fail(x, n, "<peer> needs Vivaldi routing, which tir does not support");
+  if (strncmp(e, "bypass", 6) == 0)
+    return xml_fail(x, n, "<%s> is not supported by tir", e);
+  if (!strcmp(e, "storage") || !strcmp(e, "storage_type") || !strcmp(e, "mount") ||
+      !strcmp(e, "include"))
+    return xml_fail(x, n, "<%s> was removed from SimGrid's platforms", e);
+  return xml_fail(x, n, "unknown element <%s> in a zone (expected prop, host, router, link, "
+                        "backbone, cabinet, host_link, zone, cluster, route, zoneRoute, trace "
+                        "or trace_connect)", e);
+}
+
+/* Checks that n may come now in the zone (SimGrid's DTD order). */
+static int place(xml_ctx *x, zone_walk *w, xmlNode *n, int phase, int content) {
+  const char *zn = x->p->zones[w->zi]->name;
+  if (phase < w->phase)
+    return phase == 0 ? xml_fail(x, n, "<prop> must come first in zone '%s'", zn)
+                      : xml_fail(x, n, "<%s> after a route in zone '%s': declare hosts, "
+                                       "routers, links and sub-zones before the routes",
+                                 xml_name(n), zn);
+  if (content && w->content && content != w->content)
+    return xml_fail(x, n, "<%s> in zone '%s', which already has %s (a zone holds either "
+                          "sub-zones joined by zoneRoutes, or hosts and routers joined by routes)",
+                    xml_name(n), zn, w->content == 1 ? "sub-zones" : "hosts or routers");
+  w->phase = phase;
+  if (content)
+    w->content = content;
+  return 0;
+}
+
+static int zone_elem(xml_ctx *x, xmlNode *n, int parent);
+
+static int cluster_only(xml_ctx *x, zone_walk *w, xmlNode *c) {
+  if (!w->is_cluster)
+    return xml_fail(x, c, "<%s> is only allowed in a zone with routing=\"Cluster\"", xml_name(c));
+  if (strcmp(xml_name(c), "backbone") == 0) {
+    w->backbone = c;
+    return 0;
+  }
+  x_grow(&w->later, &w->clater, (size_t)w->nlater + 1, sizeof *w->later);
+  w->later[w->nlater++] = c;
+  return 0;
+}
+
+static int zone_child(xml_ctx *x, zone_walk *w, xmlNode *c) {
+  const char *e = xml_name(c);
+  xattrs a;
+  if (!strcmp(e, "trace") || !strcmp(e, "trace_connect")) {
+    xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
+    return 0;
+  }
+  size_t k = 0;
+  while (k < NZONE_ELEMS && strcmp(zone_elems[k].name, e) != 0)
+    k++;
+  if (k == NZONE_ELEMS)
+    return refused(x, c);
+  if (place(x, w, c, zone_elems[k].phase, zone_elems[k].content) != 0)
+    return -1;
+  switch (zone_elems[k].kind) {
+  case Z_PROP: /* zone properties: not used by the model */
+    if (xml_prop(x, c, &a) != 0)
+      return -1;
+    xattrs_free(&a);
+    return 0;
+  case Z_HOST:
+    return xml_host(x, c, w->zi);
+  case Z_ROUTER:
+    return xml_router(x, c, w->zi);
+  case Z_CLUSTER_ONLY:
+    return cluster_only(x, w, c);
+  case Z_ZONE:
+    return zone_elem(x, c, w->zi);
+  case Z_CLUSTER:
+    return xml_cluster(x, c, w->zi);
+  case Z_LINK:
+    return xml_link(x, c);
+  case Z_ROUTE:
+    return xml_route(x, c, w->zi, 0);
+  default:
+    return xml_route(x, c, w->zi, 1);
+  }
+}
+
+/* The routing="Cluster" content, once the zone's elements are all read. */
+static int cluster_content(xml_ctx *x, zone_walk *w) {
+  int bb = -1;
+  if (w->backbone && xml_backbone(x, w->backbone, &bb) != 0)
+    return -1;
+  for (int i = 0; i < w->nlater; i++) {
+    xmlNode *c = w->later[i];
+    int rc = strcmp(xml_name(c), "cabinet") == 0 ? xml_cabinet(x, c, w->zi, bb)
+                                                 : xml_host_link(x, c, w->zi, bb);
+    if (rc != 0)
+      return -1;
+  }
+  return 0;
+}
+
+static const zone_ops *routing_ops(xml_ctx *x, xmlNode *n, const char *routing) {
+  static const struct {
+    const char *name;
+    const zone_ops *ops;
+  } table[] = {{"Full", &zone_full_ops},         {"Floyd", &zone_floyd_ops},
+               {"Dijkstra", &zone_dijkstra_ops}, {"DijkstraCache", &zone_dijkstra_ops},
+               {"Cluster", &zone_star_ops},      {"None", &zone_none_ops}};
+  for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+    if (strcasecmp(routing, table[i].name) == 0)
+      return table[i].ops;
+  if (strcasecmp(routing, "Vivaldi") == 0 || strcasecmp(routing, "Wifi") == 0)
+    xml_fail(x, n, "routing \"%s\" is not supported by tir", routing);
+  else
+    xml_fail(x, n, "unknown routing \"%s\" (expected Full, Floyd, Dijkstra, DijkstraCache, "
+                   "Cluster or None)", routing);
+  return NULL;
+}
+
+static int zone_elem(xml_ctx *x, xmlNode *n, int parent) {
+  xattrs a;
+  char msg[512];
+  if (xml_attrs(x, n, "id* routing*", &a) != 0)
+    return -1;
+  const zone_ops *ops = routing_ops(x, n, xattr(&a, "routing", ""));
+  int zi = ops ? plat_add_zone(x->p, xattr(&a, "id", ""), ops, parent, msg, sizeof msg) : -1;
+  if (ops && zi < 0)
+    xml_fail(x, n, "%s", msg);
+  xattrs_free(&a);
+  if (zi < 0)
+    return -1;
+  zone_walk w = {zi, ops == &zone_star_ops, 0, 0, NULL, NULL, 0, 0};
+  int rc = 0;
+  for (xmlNode *c = xml_next(n, NULL); c && rc == 0; c = xml_next(n, c))
+    rc = zone_child(x, &w, c);
+  if (rc == 0 && w.is_cluster)
+    rc = cluster_content(x, &w);
+  free(w.later);
+  return rc;
+}
+
+/* ==================================================================== the document */
+static int config_elem(xml_ctx *x, xmlNode *n) {
+  xattrs a;
+  if (xml_attrs(x, n, "id", &a) != 0)
+    return -1;
+  xattrs_free(&a);
+  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
+    if (strcmp(xml_name(c), "prop") != 0)
+      return xml_fail(x, c, "unexpected <%s> in <config> (expected <prop>)", xml_name(c));
+    if (xml_prop(x, c, &a) != 0)
+      return -1;
+    plat_add_config(x->p, xattr(&a, "id", ""), xattr(&a, "value", ""));
+    xattrs_free(&a);
+  }
+  return 0;
+}
+
+/* version="4" or "4.1" (SimGrid 3.32 reads 4.0 to 4.1, refuses the rest). */
+static int check_version(xml_ctx *x, xmlNode *n, const char *v) {
+  char *end;
+  double d = strtod(v, &end);
+  if (end == v || *end)
+    return xml_fail(x, n, "platform version '%s' is not a number (expected version=\"4.1\")", v);
+  long version = (long)(100.0 * d + (d >= 0 ? 0.5 : -0.5));
+  if (version < 400)
+    return xml_fail(x, n, "platform version %s is too old (expected 4 or 4.1; SimGrid's "
+                          "simgrid_update_xml converts old files)", v);
+  if (version > 410)
+    return xml_fail(x, n, "platform version %s comes from the future (expected 4 or 4.1)", v);
+  return 0;
+}
+
+/* A child of <platform>; phase as in zone_walk (config first, deployment last). */
+static int platform_child(xml_ctx *x, xmlNode *c, int *phase) {
+  const char *e = xml_name(c);
+  int ph = !strcmp(e, "config") || !strcmp(e, "random") ? 0
+           : !strcmp(e, "actor") || !strcmp(e, "process") ? 2 : 1;
+  if (ph < *phase)
+    return xml_fail(x, c, "<%s> must come before the zones in <platform>", e);
+  *phase = ph;
+  if (!strcmp(e, "config"))
+    return config_elem(x, c);
+  if (!strcmp(e, "zone") || !strcmp(e, "AS"))
+    return zone_elem(x, c, -1);
+  if (!strcmp(e, "cluster"))
+    return xml_cluster(x, c, -1);
+  if (!strcmp(e, "trace") || !strcmp(e, "trace_connect"))
+    xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
+  else if (!strcmp(e, "random") || ph == 2)
+    return 0; /* deprecated, or deployment: nothing for the model */
+  else if (!strcmp(e, "cabinet"))
+    return xml_fail(x, c, "<cabinet> is only allowed in a zone with routing=\"Cluster\"");
+  else if (!strcmp(e, "peer") || !strcmp(e, "include"))
+    return refused(x, c);
+  else
+    return xml_fail(x, c, "unknown element <%s> in <platform> (expected config, zone, cluster, "
+                          "trace or trace_connect)", e);
+  return 0;
+}
+
+static int platform_elem(xml_ctx *x, xmlNode *root) {
+  xattrs a;
+  int phase = 0, rc = 0;
+  if (strcmp(xml_name(root), "platform") != 0)
+    return xml_fail(x, root, "the root element is <%s> (expected <platform version=\"4.1\">)",
+                    xml_name(root));
+  if (xml_attrs(x, root, "version", &a) != 0)
+    return -1;
+  rc = check_version(x, root, xattr(&a, "version", "0.0"));
+  xattrs_free(&a);
+  for (xmlNode *c = xml_next(root, NULL); c && rc == 0; c = xml_next(root, c))
+    rc = platform_child(x, c, &phase);
+  if (rc == 0 && x->p->nzones == 0)
+    return xml_fail(x, root, "the platform has no zone (expected a <zone> or a <cluster>)");
+  return rc;
+}
+
+/* ==================================================================== loading */
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    x_err(err, errlen, "%s: cannot open the platform file (%s)", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 1 << 16, n = 0, got;
+  char *text = x_malloc(cap);
+  while ((got = fread(text + n, 1, cap - n, f)) > 0)
+    if ((n += got) == cap)
+      text = x_realloc(text, cap *= 2);
+  int bad = ferror(f);
+  fclose(f);
+  if (bad || n > (size_t)INT32_MAX) {
+    free(text);
+    x_err(err, errlen, "%s: cannot read the platform file", path);
+    return NULL;
+  }
+  *len = n;
+  return text;
+}
+
+/* libxml2's structured error: keep the first error, with its line and column. */
+static void on_error(void *user, xmlErrorPtr e) {
+  xmlParserCtxtPtr c = user;
+  xml_ctx *x = c ? c->_private : NULL;
+  if (!x || e->level < XML_ERR_ERROR || x->syntax_error)
+    return;
+  x->syntax_error = 1;
+  size_t n = e->message ? strlen(e->message) : 0;
+  while (n > 0 && (e->message[n - 1] == '\n' || e->message[n - 1] == ' '))
+    n--;
+  x_err(x->err, x->errlen, "%s:%d:%d: XML error: %.*s", x->file, e->line, e->int2, (int)n,
+        e->message ? e->message : "");
+}
+
+static xmlDoc *parse(xml_ctx *x) {
+  xmlParserCtxtPtr c = xmlNewParserCtxt();
+  if (!c) {
+    fputs("tir: out of memory\n", stderr);
+    exit(TIR_EXIT_NOMEM);
+  }
+  c->_private = x;
+  c->sax->startElementNs = start_element;
+  c->sax->serror = on_error;
+  xmlDoc *doc = xmlCtxtReadMemory(c, x->text, (int)x->len, x->file, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  if (doc && (!c->wellFormed || x->syntax_error)) {
+    xmlFreeDoc(doc);
+    doc = NULL;
+  }
+  if (!doc && !x->syntax_error)
+    x_err(x->err, x->errlen, "%s:1:1: XML error: cannot parse the document", x->file);
+  xmlFreeParserCtxt(c);
+  return doc;
+}
+
+platform *plat_load(const char *path, char *err, size_t errlen) {
+  size_t len = 0;
+  char *text = read_file(path, &len, err, errlen);
+  if (!text)
+    return NULL;
+  xml_ctx x = {path, text, len, plat_new(path), err, errlen, 0};
+  xmlDoc *doc = parse(&x);
+  xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+  int rc = -1;
+  if (doc && !root)
+    x_err(err, errlen, "%s:1:1: the document has no element (expected <platform>)", path);
+  else if (root && platform_elem(&x, root) == 0) {
+    char msg[768];
+    rc = plat_seal(x.p, msg, sizeof msg);
+    if (rc != 0)
+      x_err(err, errlen, "%s: %s", path, msg);
+  }
+  xmlFreeDoc(doc);
+  free(text);
+  if (rc != 0) {
+    plat_free(x.p);
+    return NULL;
+  }
+  return x.p;
 }

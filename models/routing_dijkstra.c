@@ -176,10 +176,12 @@ static int *shortest_from(const dijkstra_impl *d, int s) {
 }
 
 /* ------------------------------------------------------------ routes */
-/* Appends the edges' links as SimGrid does: e[0] is the last edge of the path; each
- * edge's links go reversed, the first edge first; latency summed last edge first. */
-static void append_edges(const platform *p, const dijkstra_impl *d, const int *e, int k,
-                         plat_route *r) {
+/* Inserts the edges' links at r->links[base] as SimGrid does: e[0] is the last edge of
+ * the path; each edge's links go reversed, the first edge first; latency summed last edge
+ * first. */
+static void insert_edges(const platform *p, const dijkstra_impl *d, const int *e, int k,
+                         plat_route *r, size_t base) {
+  size_t from = r->n;
   double lat = r->latency;
   for (int i = 0; i < k; i++) {
     const stored_route *s = &d->table.routes[e[i]];
@@ -192,6 +194,7 @@ static void append_edges(const platform *p, const dijkstra_impl *d, const int *e
       route_push(p, r, s->links[j]);
   }
   r->latency = lat;
+  route_move_front(r, base, from);
 }
 
 static int no_route(const platform *p, const plat_zone *z, int src, int dst, char *err,
@@ -225,7 +228,7 @@ static int check_gateways(const platform *p, const plat_zone *z, const dijkstra_
 }
 
 static int dijkstra_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                                plat_route *r, int gw[2], char *err, size_t errlen) {
+                                plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
   const dijkstra_impl *d = z->impl;
   int gs = node_of(d, p, src), gd = node_of(d, p, dst);
   if (gs < 0 || gd < 0)
@@ -235,7 +238,7 @@ static int dijkstra_local_route(const platform *p, const plat_zone *z, int src, 
     if (!s)
       return no_route(p, z, src, dst, err, errlen);
     int e = (int)(s - d->table.routes);
-    append_edges(p, d, &e, 1, r);
+    insert_edges(p, d, &e, 1, r, base);
     return 0;
   }
   if (!d->pred[gs])
@@ -247,7 +250,7 @@ static int dijkstra_local_route(const platform *p, const plat_zone *z, int src, 
   else if (z->nchildren > 0)
     rc = check_gateways(p, z, d, src, dst, e, k, gw, err, errlen);
   if (rc == 0)
-    append_edges(p, d, e, k, r);
+    insert_edges(p, d, e, k, r, base);
   free(e);
   return rc;
 }

@@ -291,7 +291,8 @@ static void coords(const dragonfly_impl *d, unsigned i, unsigned c[4]) {
 }
 
 static int dragonfly_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                                 plat_route *r, int gw[2], char *err, size_t errlen) {
+                                 plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   (void)gw;
   const dragonfly_impl *d = z->impl;
   int s = p->nps[src].local, t = p->nps[dst].local;

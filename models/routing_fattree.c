@@ -322,7 +322,8 @@ static int ft_down(const platform *p, const plat_zone *z, const fattree_impl *f,
 }
 
 static int fattree_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                               plat_route *r, int gw[2], char *err, size_t errlen) {
+                               plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   (void)gw;
   const fattree_impl *f = z->impl;
   const ft_node *s = &f->nodes[p->nps[src].local], *d = &f->nodes[p->nps[dst].local];

@@ -117,9 +117,9 @@ static int floyd_path(const platform *p, const plat_zone *z, int src, int dst,
 }
 
 static int floyd_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                             plat_route *r, int gw[2], char *err, size_t errlen) {
-  const stored_route **h;
-  int k, prev_gw = -1, rc = 0;
+                             plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  const stored_route **h = NULL;
+  int k = 0, prev_gw = -1, rc = 0;
   if (floyd_path(p, z, src, dst, &h, &k, err, errlen) != 0)
     return -1;
   if (z->nchildren > 0) {
@@ -128,7 +128,7 @@ static int floyd_local_route(const platform *p, const plat_zone *z, int src, int
   }
   for (int i = 0; i < k && rc == 0; i++) {
     if (z->nchildren > 0 && prev_gw >= 0 && prev_gw != h[i]->gw_src)
-      rc = plat_route_np(p, prev_gw, h[i]->gw_src, r, err, errlen);
+      rc = plat_route_np(p, prev_gw, h[i]->gw_src, r, base, err, errlen);
     route_append(p, r, h[i]->links, h[i]->n);
     prev_gw = h[i]->gw_dst;
   }

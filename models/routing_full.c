@@ -59,7 +59,8 @@ static int full_seal(platform *p, plat_zone *z, char *err, size_t errlen) {
 }
 
 static int full_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, int gw[2], char *err, size_t errlen) {
+                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   const full_impl *f = z->impl;
   const stored_route *s = rtable_get(&f->table, src, dst);
   if (s) {

@@ -7,7 +7,8 @@
 #include "xalloc.h"
 
 static int none_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, int gw[2], char *err, size_t errlen) {
+                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   (void)r;
   (void)gw;
   return x_err(err, errlen, "no route from '%s' to '%s': zone '%s' has routing None",

@@ -136,7 +136,8 @@ static void add_unique(const platform *p, plat_route *r, size_t start, const sta
 }
 
 static int star_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, int gw[2], char *err, size_t errlen) {
+                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   const star_impl *s = z->impl;
   const star_entry *a = &s->e[p->nps[src].local], *b = &s->e[p->nps[dst].local];
   size_t start = r->n;

@@ -121,7 +121,8 @@ static int torus_hop(const torus_impl *t, unsigned long cur, unsigned long src,
 }
 
 static int torus_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                             plat_route *r, int gw[2], char *err, size_t errlen) {
+                             plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+  (void)base;
   (void)gw;
   const torus_impl *t = z->impl;
   int s = p->nps[src].local, d = p->nps[dst].local, cur = s, steps = 0, link = -1;

@@ -7,7 +7,9 @@
 
 #include "config.h"
 #include "coll.h"
+#include "energy.h"
 #include "output.h"
+#include "timeline.h"
 #include "platform.h"
 #include "replay.h"
 #include "trace.h"
@@ -21,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_REPORT = 256, O_VALIDATE, O_STRICT, O_LIST_ALGOS, O_HELP_CFG, O_ENERGY };
+enum { O_REPORT = 256, O_VALIDATE, O_STRICT, O_LIST_ALGOS, O_HELP_CFG, O_ENERGY, O_TIMELINE, O_TL_FORMAT,
+       O_TL_WINDOW, O_POWER_TRACE };
 
 typedef struct opt_doc {
   struct option o;
@@ -37,6 +40,10 @@ static const opt_doc opts[] = {
     {{"verbose", no_argument, 0, 'v'}, NULL, "log every completed action: [time] action duration"},
     {{"quiet", no_argument, 0, 'q'}, NULL, "print only the summary"},
     {{"report", required_argument, 0, O_REPORT}, "FILE", "write a report (FILE.json or FILE.csv)"},
+    {{"timeline", required_argument, 0, O_TIMELINE}, "FILE", "write a timeline (.csv, .paje, .prv, .svg)"},
+    {{"timeline-format", required_argument, 0, O_TL_FORMAT}, "FMT", "timeline format: csv, paje, prv or svg"},
+    {{"timeline-window", required_argument, 0, O_TL_WINDOW}, "START:END", "keep only this time window (s)"},
+    {{"power-trace", required_argument, 0, O_POWER_TRACE}, "FILE", "write host power over time (CSV; energy on)"},
     {{"validate", no_argument, 0, O_VALIDATE}, NULL, "check the traces statically, do not simulate"},
     {{"strict", no_argument, 0, O_STRICT}, NULL, "SimGrid's trace-format quirks become errors"},
     {{"energy", no_argument, 0, O_ENERGY}, NULL, "same as --cfg=plugin:host_energy"},
@@ -49,6 +56,8 @@ static const opt_doc opts[] = {
 
 typedef struct cli {
   const char *platform, *hostfile, *report, *trace, *model;
+  const char *timeline, *tl_format, *power_trace;
+  double win_start, win_end;
   int np, verbose, quiet, validate, strict;
   const char **cfgs;
   size_t ncfg, cfg_cap;
@@ -114,6 +123,15 @@ static int parse(int argc, char **argv, cli *c, int *rc) {
     case 'v': c->verbose = 1; break;
     case 'q': c->quiet = 1; break;
     case O_REPORT: c->report = optarg; break;
+    case O_TIMELINE: c->timeline = optarg; break;
+    case O_TL_FORMAT: c->tl_format = optarg; break;
+    case O_POWER_TRACE: c->power_trace = optarg; break;
+    case O_TL_WINDOW:
+      if (sscanf(optarg, "%lf:%lf", &c->win_start, &c->win_end) != 2 || !(c->win_end > c->win_start)) {
+        fprintf(stderr, "tir-replay: --timeline-window: '%s' is not START:END with END > START (seconds)\n", optarg);
+        return *rc = TIR_EXIT_USAGE, -1;
+      }
+      break;
     case O_VALIDATE: c->validate = 1; break;
     case O_STRICT: c->strict = 1; break;
     case O_LIST_ALGOS: list_algorithms(); return *rc = 0, -1;
@@ -225,6 +243,72 @@ static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   return rc;
 }
 
+/* Observers asked for on the command line: energy and a timeline. */
+typedef struct watchers {
+  energy *en;
+  timeline *tl;
+  replay_observer obs[2];
+} watchers;
+
+static int watch(const cli *c, replay_opts *o, platform *p, watchers *w, char *err, size_t errlen) {
+  memset(w, 0, sizeof *w);
+  if (o->cfg.host_energy || c->power_trace) {
+    if (!(w->en = energy_new(p, &o->cfg, err, errlen)))
+      return TIR_EXIT_INPUT;
+    energy_observer(w->en, &w->obs[o->nobs++]);
+  }
+  if (c->timeline) {
+    if (!(w->tl = timeline_open(c->timeline, c->tl_format, c->win_start, c->win_end, p, err, errlen)))
+      return TIR_EXIT_IO;
+    timeline_observer(w->tl, &w->obs[o->nobs++]);
+  }
+  o->obs = w->obs;
+  return 0;
+}
+
+/* Writes what the run produced besides the summary. Returns an exit code. */
+static int write_outputs(const cli *c, const replay_opts *o, const replay_result *res, watchers *w) {
+  char err[2048];
+  int rc = 0;
+  if (w->en) {
+    energy_print(w->en, stdout);
+    if (c->power_trace && energy_write_power_trace(w->en, c->power_trace, err, sizeof err) < 0)
+      fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
+  }
+  if (w->tl) {
+    int r = timeline_close(w->tl, 0, err, sizeof err);
+    w->tl = NULL;
+    if (r < 0)
+      fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
+  }
+  if (c->report && output_report(c->report, o, res, w->en, err, sizeof err) < 0)
+    fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
+  return rc;
+}
+
+static int simulate(const cli *c, replay_opts *o, platform *p) {
+  char err[2048];
+  watchers w;
+  int rc = watch(c, o, p, &w, err, sizeof err);
+  if (rc != 0) {
+    fprintf(stderr, "tir-replay: %s\n", err);
+  } else {
+    replay_result res;
+    rc = replay_run(o, &res, err, sizeof err);
+    if (rc != 0)
+      fprintf(stderr, "tir-replay: %s\n", err);
+    else {
+      print_summary(c, &res, p);
+      rc = write_outputs(c, o, &res, &w);
+    }
+    replay_result_free(&res);
+  }
+  if (w.tl)
+    timeline_close(w.tl, 1, err, sizeof err);
+  energy_free(w.en);
+  return rc;
+}
+
 static int run(cli *c) {
   char err[2048];
   platform *p = load_platform(c, err, sizeof err);
@@ -242,20 +326,8 @@ static int run(cli *c) {
     fprintf(stderr, "tir-replay: %s\n", err);
   else if (c->validate)
     rc = validate_main(&o, stdout, stderr);
-  else {
-    replay_result res;
-    rc = replay_run(&o, &res, err, sizeof err);
-    if (rc != 0)
-      fprintf(stderr, "tir-replay: %s\n", err);
-    else {
-      print_summary(c, &res, p);
-      if (c->report && output_report(c->report, &o, &res, err, sizeof err) < 0) {
-        fprintf(stderr, "tir-replay: %s\n", err);
-        rc = TIR_EXIT_IO;
-      }
-    }
-    replay_result_free(&res);
-  }
+  else
+    rc = simulate(c, &o, p);
   cfg_free(&o.cfg);
   plat_free(p);
   return rc;

@@ -23,6 +23,7 @@ typedef struct mbox {
 typedef struct transfer {
   mpi_world *w;
   mpi_req *send, *recv;
+  double start; /* date both sides were posted */
 } transfer;
 
 struct mpi_world {
@@ -32,6 +33,7 @@ struct mpi_world {
   const int *host_of;
   mpi_wake_fn wake;
   mpi_error_fn error;
+  mpi_msg_fn msg;
   void *ctx;
   mbox *boxes;
   size_t nboxes, cap;
@@ -51,6 +53,8 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
   w->ctx = ctx;
   return w;
 }
+
+void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn) { w->msg = fn; }
 
 static void free_queue(mpi_req *r) {
   while (r) {
@@ -133,6 +137,8 @@ static void transfer_done(void *ctx, eng_act *a) {
   (void)a;
   transfer *t = ctx;
   mpi_world *w = t->w;
+  if (w->msg)
+    w->msg(w->ctx, t->send, t->start, eng_now(w->e));
   t->recv->complete = 1;
   t->recv->detached_sender = t->send->detached;
   w->wake(w->ctx, t->recv->dst);
@@ -158,7 +164,7 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
     w->error(w->ctx, msg);
   }
   transfer *t = x_malloc(sizeof *t);
-  *t = (transfer){w, s, r};
+  *t = (transfer){w, s, r, eng_now(w->e)};
   s->refs++;
   r->refs++;
   w->messages++;
@@ -172,15 +178,15 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   }
 }
 
-static mpi_req *req_new(int src, int dst, int tag, int64_t bytes, int recv, long line) {
+static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int64_t bytes, int recv, long line) {
   mpi_req *r = x_calloc(1, sizeof *r);
   *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .bytes = bytes, .recv = (uint8_t)recv,
-                 .refs = 1, .line = line};
+                 .refs = 1, .line = line, .posted = eng_now(w->e)};
   return r;
 }
 
 mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
-  mpi_req *s = req_new(src, dst, tag, bytes, 0, line);
+  mpi_req *s = req_new(w, src, dst, tag, bytes, 0, line);
   s->detached = bytes < w->cfg->detached_thresh;
   if (s->detached)
     s->complete = 1;
@@ -198,7 +204,7 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, l
 }
 
 mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
-  mpi_req *r = req_new(src, dst, tag, bytes, 1, line);
+  mpi_req *r = req_new(w, src, dst, tag, bytes, 1, line);
   mbox *b = get_box(w, dst, src, tag);
   w->unmatched++;
   if (b->head && !b->head->recv) {

@@ -24,6 +24,7 @@ typedef struct mpi_req {
   uint8_t matched;            /* paired with its counterpart */
   int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
+  double posted;              /* simulated time at which it was posted */
   struct mpi_req *next;       /* mailbox queue */
 } mpi_req;
 
@@ -34,9 +35,13 @@ typedef void (*mpi_wake_fn)(void *ctx, int rank);
 /* Called on a fatal matching error (truncation, no route): message, then the replay
  * stops with an error. */
 typedef void (*mpi_error_fn)(void *ctx, const char *msg);
+/* Called when a message completes (observers): the send request, the transfer's start. */
+typedef void (*mpi_msg_fn)(void *ctx, const mpi_req *send, double start, double end);
 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
                    mpi_error_fn error, void *ctx);
+/* Sets the message callback (NULL: none). */
+void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn);
 void mpi_free(mpi_world *w);
 
 /* Posts a send of bytes from src to dst with tag (the overhead sleeps are the caller's:

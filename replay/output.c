@@ -5,6 +5,7 @@
 #include "output.h"
 
 #include "coll.h"
+#include "energy.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -61,7 +62,7 @@ static void json_str(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void write_json(FILE *f, const replay_opts *o, const replay_result *r) {
+static void write_json(FILE *f, const replay_opts *o, const replay_result *r, const energy *en) {
   fprintf(f, "{\n  \"tir_version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
   json_str(f, o->trace);
   fprintf(f, ",\n  \"platform\": ");
@@ -79,7 +80,12 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r) {
     fprintf(f, ", \"end\": %.17g, \"compute\": %.17g, \"comm\": %.17g, \"wait\": %.17g, \"actions\": %llu}%s\n",
             k->finish, k->compute, k->comm, k->wait, (unsigned long long)k->actions, i + 1 < r->np ? "," : "");
   }
-  fprintf(f, "  ]\n}\n");
+  fprintf(f, "  ]");
+  if (en) {
+    fprintf(f, ",\n  \"energy\": ");
+    energy_report_json(en, f);
+  }
+  fprintf(f, "\n}\n");
 }
 
 static void write_csv(FILE *f, const replay_opts *o, const replay_result *r) {
@@ -92,7 +98,8 @@ static void write_csv(FILE *f, const replay_opts *o, const replay_result *r) {
   fprintf(f, "all,,%.17g,,,,%llu\n", r->simulated_time, (unsigned long long)r->actions);
 }
 
-int output_report(const char *path, const replay_opts *o, const replay_result *res, char *err, size_t errlen) {
+int output_report(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
+                  char *err, size_t errlen) {
   int json = ends_with(path, ".json");
   if (!json && !ends_with(path, ".csv"))
     return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
@@ -101,7 +108,7 @@ int output_report(const char *path, const replay_opts *o, const replay_result *r
   if (!f)
     return -1;
   if (json)
-    write_json(f, o, res);
+    write_json(f, o, res, en);
   else
     write_csv(f, o, res);
   return output_commit(f, tmp, path, 0, err, errlen);

@@ -15,6 +15,9 @@ FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen);
 int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *err, size_t errlen);
 
 /* Writes the report of res to path: JSON if it ends in .json, CSV if .csv. */
-int output_report(const char *path, const replay_opts *o, const replay_result *res, char *err, size_t errlen);
+struct energy;
+/* en: the energy model when energy is on (NULL otherwise). */
+int output_report(const char *path, const replay_opts *o, const replay_result *res, const struct energy *en,
+                  char *err, size_t errlen);
 
 #endif

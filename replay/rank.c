@@ -21,6 +21,7 @@ enum rop_kind {
   OP_SEND,          /* post a send (peer, tag, bytes); flags say how it is waited */
   OP_RECV,          /* post a receive */
   OP_WAITALL,       /* wait for the program's requests posted since the last waitall */
+  OP_WAITEACH,      /* the same, one MPI_Wait after the other in posting order */
   OP_EXEC,          /* execute amount flops on the rank's host */
   OP_SLEEP,         /* sleep amount seconds */
   OP_WAIT_STORE,    /* trace wait: pop (peer, peer2, tag) from the store and wait */
@@ -79,6 +80,9 @@ static void push_prog(rank *r, const coll_prog *p) {
     case COLL_OP_RECV:
       push_p2p(r, OP_RECV, ROP_BLOCKING, c->peer, c->tag, c->bytes);
       break;
+    case COLL_OP_WAITEACH:
+      push(r, OP_WAITEACH);
+      break;
     default:
       push(r, OP_WAITALL);
     }
@@ -93,7 +97,8 @@ static void vec_bytes(replay_ctx *x, const int64_t *v, int dt, int64_t **out) {
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const trace_action *a = &r->act;
-  coll_args c = {.kind = kind, .rank = r->id, .size = x->np, .root = a->peer, .count = a->count};
+  coll_args c = {.kind = kind, .rank = r->id, .size = x->np, .root = a->peer, .count = a->count,
+                 .node_of = x->host_of};
   c.dtsize = dtsize(x, a->dtype);
   c.sbytes = nbytes(x, a->count, a->dtype);
   c.rbytes = c.sbytes;
@@ -291,19 +296,35 @@ static void act_done(void *ctx, eng_act *a) {
 
 /* Completion of the rank's execution or sleep: ready again, back in the run queue. */
 static void act_done_q(void *ctx, eng_act *a) {
+  rank *r = ctx;
   act_done(ctx, a);
-  replay_enqueue(((rank *)ctx)->x, ((rank *)ctx)->id);
+  replay_note_activity(r->x, r->id, OBS_IDLE);
+  replay_enqueue(r->x, r->id);
 }
 
-static int sleep_for(replay_ctx *x, rank *r, double t) {
+/* Sleeps t seconds inside MPI (injected overheads) or, for a trace sleep, idle. */
+static int sleep_as(replay_ctx *x, rank *r, double t, obs_activity act) {
   r->state = RS_BUSY;
+  replay_note_activity(x, r->id, act);
   eng_sleep_start(x->e, t, act_done_q, r);
   return 0;
 }
 
+static int sleep_for(replay_ctx *x, rank *r, double t) { return sleep_as(x, r, t, OBS_MPI); }
+
 static int exec_flops(replay_ctx *x, rank *r, double flops) {
   r->state = RS_BUSY;
+  replay_note_activity(x, r->id, OBS_COMPUTE);
   eng_exec_start(x->e, r->host, flops, act_done_q, r);
+  return 0;
+}
+
+/* Blocks on requests: the rank polls inside MPI until one completes. */
+static int block_wait(replay_ctx *x, rank *r) {
+  if (r->state != RS_WAIT) {
+    r->state = RS_WAIT;
+    replay_note_activity(x, r->id, OBS_MPI);
+  }
   return 0;
 }
 
@@ -319,10 +340,8 @@ static double finish_req(replay_ctx *x, mpi_req *q) {
 static int wait_cur(replay_ctx *x, rank *r) {
   if (r->phase == 3)
     return 1;
-  if (!r->cur->complete) {
-    r->state = RS_WAIT;
-    return 0;
-  }
+  if (!r->cur->complete)
+    return block_wait(x, r);
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
   if (ov > 0) {
@@ -348,8 +367,7 @@ static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
     if (i == n) {
       if (left == 0)
         return 1;
-      r->state = RS_WAIT;
-      return 0;
+      return block_wait(x, r);
     }
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
@@ -358,6 +376,24 @@ static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
       return sleep_for(x, r, ov);
     }
   }
+}
+
+/* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */
+static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
+  r->phase = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!v[i])
+      continue;
+    if (!v[i]->complete)
+      return block_wait(x, r);
+    double ov = finish_req(x, v[i]);
+    v[i] = NULL;
+    if (ov > 0) {
+      r->phase = 1;
+      return sleep_for(x, r, ov);
+    }
+  }
+  return 1;
 }
 
 /* ====== executing one rop ====== */
@@ -459,8 +495,11 @@ static int step(replay_ctx *x, rank *r, rop *o) {
     return do_send(x, r, o);
   case OP_RECV:
     return do_recv(x, r, o);
-  case OP_WAITALL: {
-    int done = wait_all(x, r, r->slots + r->wait_from, r->nslots - r->wait_from);
+  case OP_WAITALL:
+  case OP_WAITEACH: {
+    mpi_req **v = r->slots + r->wait_from;
+    size_t n = r->nslots - r->wait_from;
+    int done = o->kind == OP_WAITALL ? wait_all(x, r, v, n) : wait_each(x, r, v, n);
     if (done)
       r->nslots = r->wait_from = 0;
     return done;
@@ -468,7 +507,7 @@ static int step(replay_ctx *x, rank *r, rop *o) {
   case OP_EXEC:
   case OP_SLEEP:
     if (r->phase++ == 0)
-      return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_for(x, r, o->amount);
+      return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
     return 1;
   case OP_WAIT_STORE:
     return do_wait_store(x, r, o);
@@ -521,6 +560,7 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
   double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
   if (flops > 0) {
     r->state = RS_BUSY;
+    replay_note_activity(x, r->id, OBS_MPI);
     eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
     return 0;
   }
@@ -531,6 +571,7 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
 
 static void log_action(replay_ctx *x, rank *r) {
   double now = eng_now(x->e), d = now - r->act_start;
+  replay_note_action(x, r, 0);
   if (r->logged && x->o->log)
     fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
   r->stats->actions++;
@@ -568,6 +609,9 @@ static int next_action(replay_ctx *x, rank *r) {
     return 1;
   }
   r->in_action = 1;
+  replay_note_action(x, r, 1);
+  if (r->act.op == TRACE_REGION || r->act.op == TRACE_REGION_END)
+    replay_note_region(x, r->id, r->act.op == TRACE_REGION ? r->act.str : NULL);
   expand(x, r);
   return 1;
 }

@@ -29,8 +29,39 @@ void replay_enqueue(replay_ctx *x, int id) {
 
 static void wake(void *ctx, int id) {
   replay_ctx *x = ctx;
-  if (x->ranks[id].state == RS_WAIT)
+  if (x->ranks[id].state == RS_WAIT && !x->ranks[id].queued) {
+    replay_note_activity(x, id, OBS_IDLE);
     replay_enqueue(x, id);
+  }
+}
+
+void replay_note_activity(replay_ctx *x, int id, obs_activity act) {
+  for (int i = 0; i < x->o->nobs; i++)
+    if (x->o->obs[i].activity)
+      x->o->obs[i].activity(x->o->obs[i].ctx, id, act, eng_now(x->e));
+}
+
+void replay_note_region(replay_ctx *x, int id, const char *name) {
+  for (int i = 0; i < x->o->nobs; i++)
+    if (x->o->obs[i].region)
+      x->o->obs[i].region(x->o->obs[i].ctx, id, name, eng_now(x->e));
+}
+
+void replay_note_action(replay_ctx *x, rank *r, int begin) {
+  for (int i = 0; i < x->o->nobs; i++) {
+    const replay_observer *o = &x->o->obs[i];
+    if (begin && o->action_begin)
+      o->action_begin(o->ctx, r->id, &r->act, eng_now(x->e));
+    else if (!begin && o->action_end)
+      o->action_end(o->ctx, r->id, &r->act, r->category, r->act_start, eng_now(x->e));
+  }
+}
+
+static void note_message(void *ctx, const mpi_req *s, double start, double end) {
+  replay_ctx *x = ctx;
+  for (int i = 0; i < x->o->nobs; i++)
+    if (x->o->obs[i].message)
+      x->o->obs[i].message(x->o->obs[i].ctx, s->src, s->dst, s->tag, s->bytes, s->posted, start, end);
 }
 
 void replay_fail(replay_ctx *x, const char *fmt, ...) {
@@ -136,8 +167,26 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)
     x->sel = 0;
-  x->e = eng_new(o->plat, &o->cfg, o->model, NULL);
+  int nh = plat_host_count(o->plat);
+  int *pstates = x_malloc((size_t)nh * sizeof *pstates);
+  for (int h = 0; h < nh; h++) {
+    const plat_host *ph = plat_host_at(o->plat, h);
+    pstates[h] = o->cfg.pstate >= 0 ? o->cfg.pstate : ph->pstate;
+    if (pstates[h] >= ph->npstates) {
+      x_err(err, errlen, "host %s has %d pstate%s: pstate %d does not exist (host/pstate)", ph->name, ph->npstates,
+            ph->npstates > 1 ? "s" : "", pstates[h]);
+      free(pstates);
+      return -1;
+    }
+  }
+  x->e = eng_new(o->plat, &o->cfg, o->model, pstates);
+  free(pstates);
   x->w = mpi_new(x->e, &o->cfg, x->np, x->host_of, wake, mpi_error, x);
+  for (int i = 0; i < o->nobs; i++)
+    if (o->obs[i].message) {
+      mpi_set_message_fn(x->w, note_message);
+      break;
+    }
   x->ranks = x_calloc((size_t)x->np, sizeof *x->ranks);
   x->runq = x_malloc((size_t)(x->np + 1) * sizeof *x->runq);
   x->dt_default = 1;
@@ -183,6 +232,9 @@ static void report_deadlock(replay_ctx *x) {
 }
 
 static int loop(replay_ctx *x) {
+  for (int i = 0; i < x->o->nobs; i++)
+    if (x->o->obs[i].start)
+      x->o->obs[i].start(x->o->obs[i].ctx, x->np, x->host_of);
   for (int i = 0; i < x->np; i++) {
     rank *r = &x->ranks[i];
     r->x = x;
@@ -250,6 +302,10 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
     code = TIR_EXIT_FAILURE;
   }
   res->simulated_time = x.last_end - x.last_origin;
+  if (code == TIR_EXIT_OK)
+    for (int i = 0; i < o->nobs; i++)
+      if (o->obs[i].finish)
+        o->obs[i].finish(o->obs[i].ctx, x.e ? eng_now(x.e) : 0);
   res->messages = mpi_messages(x.w);
   for (int i = 0; i < x.np; i++)
     res->actions += res->ranks[i].actions;

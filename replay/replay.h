@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "net.h"
+#include "observer.h"
 #include "platform.h"
 
 #include <stdint.h>
@@ -21,6 +22,8 @@ typedef struct replay_opts {
   FILE *log;              /* per-action log (-v), or NULL */
   int strict;             /* SimGrid's trace quirks are errors */
   FILE *warn;             /* warnings, or NULL */
+  replay_observer *obs;   /* observers (energy, timelines), called in time order */
+  int nobs;
 } replay_opts;
 
 typedef struct replay_rank {

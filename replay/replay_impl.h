@@ -27,6 +27,10 @@ struct replay_ctx {
 };
 
 void replay_enqueue(replay_ctx *x, int rank);
+/* Tell the observers (no-ops without observers). */
+void replay_note_activity(replay_ctx *x, int rank, obs_activity act);
+void replay_note_region(replay_ctx *x, int rank, const char *name);
+void replay_note_action(replay_ctx *x, rank *r, int begin);
 void replay_fail(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

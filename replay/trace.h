@@ -145,6 +145,10 @@ const char *trace_op_name(trace_op op);
 
 /* ---- Additions to the original interface (trace module) ---------------------------- */
 
+/* About trace_next's errors: after -1 for a bad line (parse error, strict-mode quirk) the
+ * next call goes on with the following line; after a read or gzip error (truncated or
+ * corrupt stream) the rank's trace is over and later calls return 0. */
+
 /* Reads the next action in reading order, whatever its rank (a->rank tells): in shared
  * mode the file's order, in per-rank mode rank 0's whole trace, then rank 1's, ...
  * Memory stays bounded in both modes (nothing is queued), which is what a whole-trace

@@ -70,11 +70,8 @@ static void post_line(struct tt_call *c, struct tt_req *r) {
       ht = tt_out_hold(-444);
     else
       tt_out_int(r->tag);
-    if (hs || ht) {
-      r->hold[0][0] = hs;
-      r->hold[0][1] = ht;
-      r->nholds = 1;
-    }
+    if (hs || ht)
+      tt_req_add_hold(r, hs, ht);
   }
   tt_out_int(r->bytes);
   tt_out_end();

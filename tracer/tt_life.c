@@ -180,5 +180,5 @@ void tt_emergency(void) {
   if (!tt.active)
     return;
   tt.active = 0;
-  tt_out_close();
+  tt_out_emergency_close();
 }

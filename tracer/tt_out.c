@@ -6,6 +6,7 @@
  * prefix: at most the start of its line. */
 #include "tt_out.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,13 +34,49 @@ static struct {
   double interval;       /* seconds between two syncs to disk */
   double last_sync;      /* monotonic time of the last sync */
   uint64_t lines;        /* lines ended so far */
+  int dirty;             /* lines given to buf since the last sync */
+  int stop;              /* asks the sync thread to end */
+  int has_thread;        /* the sync thread runs */
+  pthread_t thread;      /* the sync thread */
   uint64_t total;        /* bytes written by a closed stream (statistics survive close) */
 } w;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards w (writer vs sync thread) */
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;  /* ends the sync thread's sleep */
 
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void push(void);
+
+/* Sync everything complete to the file (caller holds mu). */
+static void sync_now(void) {
+  if (!w.gz)
+    return;
+  push();
+  gzflush(w.gz, Z_SYNC_FLUSH);
+  w.dirty = 0;
+  w.last_sync = now();
+}
+
+static void *sync_main(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&mu);
+  while (!w.stop) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + w.interval;
+    ts.tv_sec = (time_t)t;
+    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+    pthread_cond_timedwait(&wake, &mu, &ts);
+    if (!w.stop && w.dirty)
+      sync_now();
+  }
+  pthread_mutex_unlock(&mu);
+  return NULL;
 }
 
 int tt_out_open(const char *path, int level, double flush_interval) {
@@ -54,6 +91,9 @@ int tt_out_open(const char *path, int level, double flush_interval) {
   gzbuffer(w.gz, 256u << 10);
   w.interval = flush_interval;
   w.last_sync = now();
+  w.stop = 0;
+  if (flush_interval > 0)
+    w.has_thread = pthread_create(&w.thread, NULL, sync_main, NULL) == 0;
   return 0;
 }
 
@@ -76,9 +116,22 @@ static void drop_hold(size_t i) {
   w.nholds--;
 }
 
+/* Stop the sync thread (the caller does not hold mu). */
+static void stop_thread(void) {
+  if (!w.has_thread)
+    return;
+  pthread_mutex_lock(&mu);
+  w.stop = 1;
+  pthread_cond_signal(&wake);
+  pthread_mutex_unlock(&mu);
+  pthread_join(w.thread, NULL);
+  w.has_thread = 0;
+}
+
 int tt_out_close(void) {
   if (!w.gz)
     return 0;
+  stop_thread();
   w.nholds = 0;
   w.line = w.base + w.len;
   push();
@@ -91,6 +144,23 @@ int tt_out_close(void) {
   w.lines = lines;
   w.total = total;
   return rc;
+}
+
+int tt_out_emergency_close(void) {
+  if (pthread_mutex_trylock(&mu) != 0)
+    return -1; /* a line was being written (or synced): the file keeps its last sync */
+  w.stop = 1;
+  w.has_thread = 0; /* not joined: it is waiting on mu or will see stop */
+  pthread_cond_signal(&wake);
+  if (w.gz) {
+    w.nholds = 0;
+    w.line = w.base + w.len;
+    push();
+    gzclose(w.gz);
+    w.gz = NULL;
+  }
+  pthread_mutex_unlock(&mu);
+  return 0;
 }
 
 /* decimal digits of v, written backwards from end; returns the first character */
@@ -125,6 +195,7 @@ void tt_out_str(const char *s) {
 void tt_out_begin(int rank, const char *action, int comment) {
   char tmp[24], *s = fmt_int(tmp + sizeof tmp, rank);
   size_t n = (size_t)(tmp + sizeof tmp - s);
+  pthread_mutex_lock(&mu);
   w.line = w.base + w.len;
   reserve(n + 2);
   if (comment) {
@@ -145,11 +216,10 @@ void tt_out_end(void) {
     drop_hold(0); /* keeps its fallback value */
   if (w.len >= PUSH_SIZE)
     push();
-  if (w.interval >= 0 && now() - w.last_sync >= w.interval && w.gz) {
-    push();
-    gzflush(w.gz, Z_SYNC_FLUSH);
-    w.last_sync = now();
-  }
+  w.dirty = 1;
+  if (!w.has_thread && w.interval >= 0 && now() - w.last_sync >= w.interval)
+    sync_now();
+  pthread_mutex_unlock(&mu);
 }
 
 uint64_t tt_out_hold(long long fallback) {
@@ -167,6 +237,7 @@ uint64_t tt_out_hold(long long fallback) {
 }
 
 void tt_out_patch(uint64_t pos, long long v) {
+  pthread_mutex_lock(&mu);
   for (size_t i = 0; i < w.nholds; i++) {
     if (w.holds[i].pos != pos)
       continue;
@@ -175,8 +246,9 @@ void tt_out_patch(uint64_t pos, long long v) {
     memset(f, ' ', HOLD_WIDTH);
     memcpy(f, s, (size_t)(tmp + sizeof tmp - s));
     drop_hold(i);
-    return;
+    break;
   }
+  pthread_mutex_unlock(&mu);
 }
 
 uint64_t tt_out_written(void) { return w.gz ? w.base + w.len : w.total; }

@@ -9,7 +9,11 @@
  * when the request completes) is written as a padded placeholder holding its fallback value;
  * nothing from the line of the oldest open hold onwards leaves the buffer until it is
  * patched or released. The buffer is capped (TT_OUT_HOLD_CAP): past it the oldest hold is
- * released with its fallback value. */
+ * released with its fallback value.
+ * Syncing: a helper thread wakes every flush interval and syncs the lines written since,
+ * so an event reaches the disk within about one interval even if the rank then computes
+ * for hours and is killed. It shares a mutex with the writer, which holds it from
+ * tt_out_begin to tt_out_end (one uncontended lock per line). */
 #ifndef TT_OUT_H
 #define TT_OUT_H
 
@@ -21,6 +25,9 @@
 int tt_out_open(const char *path, int level, double flush_interval);
 /* Finish the stream and close the file (holds keep their fallback values). Returns 0 or -1. */
 int tt_out_close(void);
+/* Close from a crash path (signal handler, atexit): best effort, never blocks; -1 when a
+ * line was being written, and then the file ends at the last sync. */
+int tt_out_emergency_close(void);
 /* Start a line: "# " if comment, then "RANK ACTION". */
 void tt_out_begin(int rank, const char *action, int comment);
 void tt_out_int(long long v);          /* " V" */

@@ -2,7 +2,11 @@
  *
  * Open addressing on the bytes of the handle (a pointer in Open MPI, an int in MPICH),
  * linear probing, deletion by backward shift so that no tombstones accumulate; grown at
- * half full. An application has rarely more than a few thousand requests in flight. */
+ * half full. An application has rarely more than a few thousand requests in flight.
+ * Handles are not unique: Open MPI (and MPICH) give every send that completed at once the
+ * same static "complete" request. Equal handles are kept in insertion order (an insert
+ * goes after its cluster, backward shifts keep the order), so find/del take the oldest:
+ * FIFO among such twins, whose order does not matter (they are all complete). */
 #include "tt_req.h"
 
 #include <stdlib.h>
@@ -57,7 +61,6 @@ struct tt_req *tt_req_find(MPI_Request h) {
 }
 
 void tt_req_put(const struct tt_req *r) {
-  tt_req_del(r->handle);
   if (2 * (used + 1) > cap)
     rehash(cap ? 2 * cap : 64);
   size_t j = hash(r->handle);
@@ -73,6 +76,7 @@ void tt_req_del(MPI_Request h) {
   if (!r)
     return;
   nstored -= r->active && r->stored;
+  free(r->hold);
   size_t i = (size_t)(r - slot), j = i;
   slot[i].handle = MPI_REQUEST_NULL;
   used--;
@@ -109,11 +113,15 @@ void tt_req_key(struct tt_req *r) {
     ht = tt_out_hold(SG_ANY_TAG);
   else
     tt_out_int(r->tag);
-  if ((hold_src || hold_tag) && r->nholds < TT_REQ_MAX_HOLDS) {
-    r->hold[r->nholds][0] = hs;
-    r->hold[r->nholds][1] = ht;
-    r->nholds++;
-  }
+  if (hold_src || hold_tag)
+    tt_req_add_hold(r, hs, ht);
+}
+
+void tt_req_add_hold(struct tt_req *r, uint64_t src_pos, uint64_t tag_pos) {
+  x_grow(&r->hold, &r->hcap, r->nholds + 1, sizeof *r->hold);
+  r->hold[r->nholds][0] = src_pos;
+  r->hold[r->nholds][1] = tag_pos;
+  r->nholds++;
 }
 
 void tt_req_resolve(struct tt_req *r, const MPI_Status *st) {
@@ -123,7 +131,7 @@ void tt_req_resolve(struct tt_req *r, const MPI_Status *st) {
     r->src = tt_comm_world(r->comm, st->MPI_SOURCE);
   if (r->tag == MPI_ANY_TAG)
     r->tag = st->MPI_TAG;
-  for (int i = 0; i < r->nholds; i++) {
+  for (size_t i = 0; i < r->nholds; i++) {
     if (r->hold[i][0])
       tt_out_patch(r->hold[i][0], r->src);
     if (r->hold[i][1])
@@ -133,6 +141,9 @@ void tt_req_resolve(struct tt_req *r, const MPI_Status *st) {
 }
 
 void tt_req_clear(void) {
+  for (size_t i = 0; i < cap; i++)
+    if (slot[i].handle != MPI_REQUEST_NULL)
+      free(slot[i].hold);
   free(slot);
   slot = NULL;
   cap = used = 0;

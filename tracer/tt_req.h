@@ -12,6 +12,7 @@
 #define TT_REQ_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tt_comm.h"
@@ -21,8 +22,6 @@ enum tt_req_kind {
   TT_RQ_RECV, /* irecv, persistent receive */
   TT_RQ_COLL  /* non-blocking collective */
 };
-
-#define TT_REQ_MAX_HOLDS 8 /* placeholders remembered per request; later ones keep fallbacks */
 
 struct tt_req {
   MPI_Request handle;     /* the C handle (key of the table) */
@@ -34,19 +33,22 @@ struct tt_req {
   int stored;             /* the replayer stores it (0: NBC written as a blocking call) */
   long long bytes;        /* persistent: the size its start writes */
   struct tt_comm *comm;   /* where src is a rank (to translate the status' MPI_SOURCE) */
-  int nholds;             /* placeholders in the trace waiting for the real src/tag */
-  uint64_t hold[TT_REQ_MAX_HOLDS][2]; /* their stream positions: src field, tag field */
+  uint64_t (*hold)[2];    /* placeholders waiting for the real src/tag: stream positions of
+                             the src and tag fields (0: none) of each line naming it; owned */
+  size_t nholds, hcap;    /* count and capacity of hold */
 };
 
-/* Add (or replace) the entry of r->handle. */
+/* Add an entry for r->handle (after any with the same handle: see tt_req.c). */
 void tt_req_put(const struct tt_req *r);
-/* The entry of handle, or NULL (MPI_REQUEST_NULL, unknown handles). */
+/* The oldest entry of handle, or NULL (MPI_REQUEST_NULL, unknown handles). */
 struct tt_req *tt_req_find(MPI_Request handle);
-/* Remove handle's entry, if any. */
+/* Remove handle's oldest entry, if any. */
 void tt_req_del(MPI_Request handle);
 /* Active entries that the replayer stores. */
 int tt_req_stored(void);
 void tt_req_set_active(struct tt_req *r, int active);
+/* Remember a line's placeholders (src field, tag field; 0 = none) for r. */
+void tt_req_add_hold(struct tt_req *r, uint64_t src_pos, uint64_t tag_pos);
 /* Write the key "S D T" of r to the current line (holds for unknown src/tag). */
 void tt_req_key(struct tt_req *r);
 /* r completed with status st: patch its holds with the real source and tag. */

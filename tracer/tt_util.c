@@ -38,6 +38,19 @@ void tt_util_free(void) {
   }
 }
 
+/* The Fortran MPI library, when the program does not load it itself (a program linked with
+ * -ltirtrace gets every mpi_*_ from libtirtrace, and the linker drops the real one). */
+static void *fortran_lib(void) {
+  static const char *const names[] = {"libmpi_mpifh.so.40", "libmpi_mpifh.so", "libmpichfort.so.12",
+                                      "libmpifort.so.12", "libmpichfort.so", "libmpifort.so"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    void *h = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL);
+    if (h)
+      return h;
+  }
+  return NULL;
+}
+
 void *tt_fsym(const char *name) {
   char sym[4][96];
   snprintf(sym[0], sizeof sym[0], "pmpi_%s_", name);
@@ -48,6 +61,14 @@ void *tt_fsym(const char *name) {
     *p = (char)toupper((unsigned char)*p);
   for (int i = 0; i < 4; i++) {
     void *f = dlsym(RTLD_NEXT, sym[i]);
+    if (f)
+      return f;
+  }
+  static void *flib;
+  if (!flib)
+    flib = fortran_lib();
+  for (int i = 0; flib && i < 4; i++) {
+    void *f = dlsym(flib, sym[i]);
     if (f)
       return f;
   }

@@ -75,7 +75,12 @@ typedef enum coll_op_kind {
   COLL_OP_IRECV,  /* post a receive, keep the request */
   COLL_OP_SEND,   /* blocking MPI_Send */
   COLL_OP_RECV,   /* blocking MPI_Recv */
-  COLL_OP_WAITALL /* MPI_Waitall on every request posted since the last waitall */
+  COLL_OP_WAITALL, /* MPI_Waitall on every request posted since the last waitall (a loop of
+                      waitany: completed requests are finished first) */
+  COLL_OP_WAITEACH, /* MPI_Wait on each of them in posting order (SimGrid's scan/exscan);
+                      differs from WAITALL when smpi/or injects receive overheads */
+  COLL_OP_WAIT      /* MPI_Wait on one request: peer = its index among the isend/irecv
+                      posted since the last waitall (0-based); later waits skip it */
 } coll_op_kind;
 
 typedef struct coll_op {
@@ -89,18 +94,22 @@ _Static_assert(sizeof(coll_op) == 24, "keep coll_op small: programs of big allto
 
 /* A rank's program for one collective call (grows; reused between calls). */
 typedef struct coll_prog {
-  coll_op *ops;
-  size_t n, cap;
+  coll_op *ops;     /* the operations, in order */
+  size_t n, cap;    /* used and allocated length of ops */
+  int nreq;         /* isend/irecv posted since the last waitall (next request index) */
 } coll_prog;
 
 void coll_prog_reset(coll_prog *p);
 void coll_prog_free(coll_prog *p);
-/* Appenders used by the algorithms. */
-void coll_isend(coll_prog *p, int peer, int tag, int64_t bytes);
-void coll_irecv(coll_prog *p, int peer, int tag, int64_t bytes);
+/* Appenders used by the algorithms. coll_isend/coll_irecv return the request's index
+ * for coll_wait (requests are numbered from 0 after each waitall). */
+int coll_isend(coll_prog *p, int peer, int tag, int64_t bytes);
+int coll_irecv(coll_prog *p, int peer, int tag, int64_t bytes);
 void coll_send(coll_prog *p, int peer, int tag, int64_t bytes);
 void coll_recv(coll_prog *p, int peer, int tag, int64_t bytes);
 void coll_waitall(coll_prog *p);
+void coll_wait(coll_prog *p, int req); /* MPI_Wait on request index req */
+void coll_waiteach(coll_prog *p);
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
 
@@ -139,6 +148,11 @@ const char *coll_selector_names(void);
 /* Generates a's program into p with the algorithm forced for its kind (forced != NULL
  * and non-empty) or picked by selector sel. Returns the algorithm used. */
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p);
+
+/* Appends to p the program of sub-collective a (a->kind) as the current call's selector
+ * picks it: what SimGrid's algorithms get when they call colls::bcast, colls::gather...
+ * (for use by algorithms only, inside coll_generate). */
+void coll_sub(const coll_args *a, coll_prog *p);
 
 /* Selectors' decision functions (coll_select_*.c). */
 const char *coll_select_default(const coll_args *a);

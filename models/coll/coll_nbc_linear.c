@@ -66,11 +66,12 @@ void coll_alltoallv_nbc_linear(const coll_args *a, coll_prog *p) {
 }
 
 /* SimGrid's linear scan/exscan (smpi_coll.cpp): irecv from every lower rank, isend to
- * every higher rank, then wait for all (in order; the same time as a waitall). */
+ * every higher rank, then MPI_Wait on each in order (MPI_OP_NULL takes its
+ * non-commutative path). */
 void coll_scan_linear(const coll_args *a, coll_prog *p) {
   for (int i = 0; i < a->rank; i++)
     coll_irecv(p, i, COLL_TAG_SCAN, a->rbytes);
   for (int i = a->rank + 1; i < a->size; i++)
     coll_isend(p, i, COLL_TAG_SCAN, a->sbytes);
-  coll_waitall(p);
+  coll_waiteach(p);
 }

@@ -9,12 +9,13 @@
 
 #include <stdlib.h>
 
-void coll_prog_reset(coll_prog *p) { p->n = 0; }
+void coll_prog_reset(coll_prog *p) { p->n = 0, p->nreq = 0; }
 
 void coll_prog_free(coll_prog *p) {
   free(p->ops);
   p->ops = NULL;
   p->n = p->cap = 0;
+  p->nreq = 0;
 }
 
 static void push(coll_prog *p, coll_op_kind op, int peer, int tag, int64_t bytes) {
@@ -22,11 +23,22 @@ static void push(coll_prog *p, coll_op_kind op, int peer, int tag, int64_t bytes
   p->ops[p->n++] = (coll_op){.op = op, .peer = peer, .tag = tag, .bytes = bytes};
 }
 
-void coll_isend(coll_prog *p, int peer, int tag, int64_t bytes) { push(p, COLL_OP_ISEND, peer, tag, bytes); }
-void coll_irecv(coll_prog *p, int peer, int tag, int64_t bytes) { push(p, COLL_OP_IRECV, peer, tag, bytes); }
+int coll_isend(coll_prog *p, int peer, int tag, int64_t bytes) {
+  push(p, COLL_OP_ISEND, peer, tag, bytes);
+  return p->nreq++;
+}
+int coll_irecv(coll_prog *p, int peer, int tag, int64_t bytes) {
+  push(p, COLL_OP_IRECV, peer, tag, bytes);
+  return p->nreq++;
+}
 void coll_send(coll_prog *p, int peer, int tag, int64_t bytes) { push(p, COLL_OP_SEND, peer, tag, bytes); }
 void coll_recv(coll_prog *p, int peer, int tag, int64_t bytes) { push(p, COLL_OP_RECV, peer, tag, bytes); }
-void coll_waitall(coll_prog *p) { push(p, COLL_OP_WAITALL, 0, 0, 0); }
+void coll_waitall(coll_prog *p) {
+  push(p, COLL_OP_WAITALL, 0, 0, 0);
+  p->nreq = 0;
+}
+void coll_wait(coll_prog *p, int req) { push(p, COLL_OP_WAIT, req, 0, 0); }
+void coll_waiteach(coll_prog *p) { push(p, COLL_OP_WAITEACH, 0, 0, 0); }
 
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag) {
   coll_isend(p, dst, tag, sbytes);

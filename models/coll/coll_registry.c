@@ -21,12 +21,8 @@ static const coll_algo algos[] = {
 
 static const coll_selector selectors[] = {
     {"default", coll_select_default, "SimGrid 3.32's default choices (smpi_default_selector.cpp)"},
-#ifdef COLL_HAVE_OMPI_SELECTOR
-    {"ompi", coll_select_ompi, "Open MPI 4.1 tuned fixed decision rules"},
-#endif
-#ifdef COLL_HAVE_MPICH_SELECTOR
-    {"mpich", coll_select_mpich, "MPICH 4.0 default choices"},
-#endif
+    {"ompi", coll_select_ompi, "SimGrid 3.32's Open MPI selector (Open MPI 4.1 tuned fixed rules)"},
+    {"mpich", coll_select_mpich, "SimGrid 3.32's MPICH selector (MPICH 3.x default choices)"},
 };
 #define NSEL ((int)(sizeof selectors / sizeof selectors[0]))
 
@@ -74,12 +70,34 @@ const char *coll_selector_names(void) {
   return buf;
 }
 
+static int cur_sel; /* selector of the call being generated (for coll_sub) */
+
+/* Algorithm index for a under selector sel; a selector naming an unregistered algorithm
+ * is a bug caught by check_coll, not an input error: fall back to the default. */
+static int pick(const coll_args *a, int sel) {
+  int i = coll_algo_find(a->kind, selectors[sel].select(a));
+  return i >= 0 ? i : coll_algo_find(a->kind, coll_select_default(a));
+}
+
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p) {
-  const char *name = forced && *forced ? forced : selectors[sel].select(a);
-  int i = coll_algo_find(a->kind, name);
-  if (i < 0) /* a selector naming an unregistered algorithm is a bug, not an input error */
-    i = coll_algo_find(a->kind, coll_select_default(a));
+  int i = forced && *forced ? coll_algo_find(a->kind, forced) : -1;
+  if (i < 0)
+    i = pick(a, sel);
+  cur_sel = sel;
   coll_prog_reset(p);
   algos[i].gen(a, p);
+  if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
+    coll_waitall(p);
   return &algos[i];
 }
+
+void coll_sub(const coll_args *a, coll_prog *p) { algos[pick(a, cur_sel)].gen(a, p); }
+
+/* The "ompi" and "mpich" entries of every kind: that selector's choice, whatever the
+ * selector of the run (SimGrid's --cfg=smpi/bcast:ompi). */
+static void by_selector(const char *name, const coll_args *a, coll_prog *p) {
+  int i = coll_algo_find(a->kind, selectors[coll_selector_find(name)].select(a));
+  algos[i >= 0 ? i : coll_algo_find(a->kind, "default")].gen(a, p);
+}
+void coll_by_ompi(const coll_args *a, coll_prog *p) { by_selector("ompi", a, p); }
+void coll_by_mpich(const coll_args *a, coll_prog *p) { by_selector("mpich", a, p); }

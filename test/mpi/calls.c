@@ -303,8 +303,10 @@ static void nonblocking_collectives(void) {
   if (!sg) E("waitall");
   MPI_Ireduce(d, d + 8, 1, MPI_DOUBLE, MPI_MAX, 2, MPI_COMM_WORLD, &rq); nb("reduce 8 0 2", &rq);
   MPI_Ialltoall(i4, 1, MPI_INT, i4 + 8, 1, MPI_INT, MPI_COMM_WORLD, &rq); nb("alltoall 4 4", &rq);
-  MPI_Ialltoallv(i4, cnt, dz, MPI_INT, i4 + 16, cnt, dz, MPI_INT, MPI_COMM_WORLD, &rq);
-  nb("alltoallv 40 4 8 12 16 40 4 8 12 16", &rq);
+  int mine[4] = {r1, r1, r1, r1};
+  MPI_Ialltoallv(i4, cnt, dz, MPI_INT, i4 + 16, mine, dz, MPI_INT, MPI_COMM_WORLD, &rq);
+  sprintf(line, "alltoallv 40 4 8 12 16 %d %d %d %d %d", 16 * r1, 4 * r1, 4 * r1, 4 * r1, 4 * r1);
+  nb(line, &rq);
   MPI_Igather(i4, 1, MPI_INT, i4 + 8, 1, MPI_INT, 1, MPI_COMM_WORLD, &rq); nb("gather 4 4 1", &rq);
   MPI_Igatherv(i4, r1, MPI_INT, i4 + 16, cnt, dz, MPI_INT, 0, MPI_COMM_WORLD, &rq);
   sprintf(line, me == 0 ? "gatherv 4 4 8 12 16 0" : "gatherv %d 0 0 0 0 0", 4 * r1); nb(line, &rq);

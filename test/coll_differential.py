@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""coll_differential.py - tir-replay against SimGrid 3.32 with a collective algorithm forced.
+
+For every algorithm of tir's registry that SimGrid 3.32 has under the same name (every
+name whose description does not start with "[tir]"), and for every selector, a sample of
+(communicator size, message size, root, datatype, skew) cases is generated: a small cluster
+platform, a hostfile and a one-file trace in a temporary folder. Both simulators replay it
+with the same --cfg=smpi/<kind>:<algo> (or smpi/coll-selector:<sel>); their simulated times
+must agree within 1e-6 relative (5e-7 s absolute on top).
+
+The sample is a fixed pseudo-random subset (--seed) so CI runs are repeatable; --per-algo
+sets how many cases each algorithm gets (CI default 2), --full sweeps sizes 2..64 and
+1 B..8 MB more densely (slow: run by hand). Exit 77 when SimGrid is absent."""
+import argparse
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+KIND_CFG = {"reduce_scatter": "reduce_scatter"}
+DTSIZE = {6: 1, 1: 4, 0: 8}
+PLATFORM = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="node-" suffix="" radical="0-{last}" speed="1Gf" core="{cores}"
+           bw="125MBps" lat="50us" bb_bw="500MBps" bb_lat="20us"/>
+</platform>
+"""
+
+
+def log_uniform_bytes(rng, lo=1, hi=8 << 20):
+    """A message size in bytes, log-uniform in [lo, hi], sometimes an exact power of two."""
+    e = rng.uniform(0, 23)
+    b = int(2 ** e) if rng.random() < 0.3 else int(lo * (hi / lo) ** rng.random())
+    return max(lo, min(hi, b))
+
+
+def vec(rng, n, avg):
+    """n per-rank counts around avg (some zero), for the v collectives."""
+    return [0 if rng.random() < 0.1 else max(1, int(avg * rng.uniform(0.2, 1.8))) for _ in range(n)]
+
+
+def action(kind, i, n, c, root, dt, v, m):
+    """Rank i's trace line for one call of kind (count c elements, root, datatype dt)."""
+    if kind == "bcast":
+        return f"{i} bcast {c} {root} {dt}"
+    if kind == "reduce":
+        return f"{i} reduce {c} 0 {root} {dt}"
+    if kind == "allreduce":
+        return f"{i} allreduce {c} 0 {dt}"
+    if kind in ("alltoall", "allgather"):
+        return f"{i} {kind} {c} {c} {dt} {dt}"
+    if kind in ("gather", "scatter"):
+        return f"{i} {kind} {c} {c} {root} {dt} {dt}"
+    if kind == "barrier":
+        return f"{i} barrier"
+    if kind == "gatherv":
+        return f"{i} gatherv {v[i]} {' '.join(map(str, v))} {root} {dt} {dt}"
+    if kind == "allgatherv":
+        return f"{i} allgatherv {v[i]} {' '.join(map(str, v))} {dt} {dt}"
+    if kind == "scatterv":
+        return f"{i} scatterv {' '.join(map(str, v))} {v[i]} {root} {dt} {dt}"
+    if kind == "reduce_scatter":
+        return f"{i} reducescatter {' '.join(map(str, v))} 0 {dt}"
+    if kind == "alltoallv":
+        sc = [m[i][j] for j in range(n)]
+        rc = [m[j][i] for j in range(n)]
+        return f"{i} alltoallv {sum(sc)} {' '.join(map(str, sc))} {sum(rc)} {' '.join(map(str, rc))} {dt} {dt}"
+    raise ValueError(kind)
+
+
+def make_case(rng, kind, n, nbytes, ppn):
+    """(trace text, description) of one case."""
+    dt = rng.choice([6, 1, 0])
+    c = max(1, nbytes // DTSIZE[dt])
+    root = rng.randrange(n) if rng.random() < 0.5 else 0
+    v = vec(rng, n, c)
+    if kind == "reduce_scatter" and rng.random() < 0.5:
+        v = [c] * n  # regular counts take other branches
+    m = [vec(rng, n, c) for _ in range(n)]
+    skew = rng.random() < 0.5
+    lines = [f"{i} init" for i in range(n)]
+    for i in range(n):
+        if skew:
+            lines.append(f"{i} compute {((i * 7919) % 13) * 1e5:g}")
+        lines.append(action(kind, i, n, c, root, dt, v, m))
+        lines.append(action(kind, i, n, c, (root + 1) % n, dt, v, m))
+    desc = f"n={n} ppn={ppn} bytes={nbytes} dt={dt} root={root} skew={int(skew)}"
+    return "\n".join(lines) + "\n", desc
+
+
+def sim_time(out):
+    m = re.search(r"Simulated time: *([0-9.eE+-]+)", out)
+    return float(m.group(1)) if m else None
+
+
+def run_case(args, tmp, kind, cfg, n, ppn, trace):
+    """Runs both simulators; returns (tir time, SimGrid time, error text)."""
+    nhosts = (n + ppn - 1) // ppn
+    with open(os.path.join(tmp, "p.xml"), "w") as f:
+        f.write(PLATFORM.format(last=max(nhosts - 1, 0), cores=ppn))
+    with open(os.path.join(tmp, "hosts"), "w") as f:
+        f.write("".join(f"node-{h}:{ppn}\n" for h in range(nhosts)))
+    with open(os.path.join(tmp, "trace"), "w") as f:
+        f.write(trace)
+    with open(os.path.join(tmp, "index"), "w") as f:
+        f.write("trace\n")
+    hosts = []
+    for h in range(nhosts):
+        hosts += [f"node-{h}"] * ppn
+    with open(os.path.join(tmp, "hostlist"), "w") as f:
+        f.write("".join(x + "\n" for x in hosts[:n]))
+    tir = subprocess.run([args.tir, "-q", "-p", "p.xml", "-H", "hostlist", "-n", str(n), f"--cfg={cfg}", "index"],
+                         cwd=tmp, capture_output=True, text=True)
+    sg = subprocess.run([args.oracle, "--platform", "p.xml", "--hostfile", "hostlist", "--np", str(n),
+                         f"--cfg={cfg}", "index"], cwd=tmp, capture_output=True, text=True)
+    t, s = sim_time(tir.stdout), sim_time(sg.stdout)
+    err = ""
+    if t is None:
+        err += "tir: " + (tir.stderr.strip().splitlines() or ["no output"])[-1]
+    if s is None:
+        err += " SimGrid: " + (sg.stderr.strip().splitlines() or ["no output"])[-1]
+    return t, s, err
+
+
+def algorithms(tir):
+    """(kind, name) of every algorithm SimGrid also has, from tir-replay --list-algorithms."""
+    out = subprocess.run([tir, "--list-algorithms"], capture_output=True, text=True).stdout
+    algos = []
+    out = out.split("Algorithms", 1)[-1]
+    for line in out.splitlines():
+        m = re.match(r"\s*([a-z_]+)\s+([A-Za-z0-9_]+)\s+(.*)", line)
+        if m and not m.group(3).startswith("[tir]") and m.group(1) not in ("scan", "exscan", "selector"):
+            algos.append((m.group(1), m.group(2)))
+    return algos
+
+
+def usable(kind, name, n):
+    """False for the (algorithm, size) pairs SimGrid 3.32 cannot run (doc/collectives.md)."""
+    pow2 = n & (n - 1) == 0
+    if name in POW2_ONLY.get(kind, ()):
+        return pow2
+    return True
+
+
+POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb"),
+             "alltoallv": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier"),
+             "allgather": ("pair", "rdb"), "allgatherv": ("pair",)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tir", default=os.environ.get("TIR", "./tir-replay"))
+    ap.add_argument("--oracle", default=os.environ.get("SIMGRID_ORACLE", "/work/shared/tools/simgrid-oracle"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-algo", type=int, default=2)
+    ap.add_argument("--full", action="store_true", help="dense sweep (slow)")
+    ap.add_argument("--only", default="", help="regexp on kind:algo")
+    ap.add_argument("--maxn", type=int, default=64)
+    args = ap.parse_args()
+    if not shutil.which("smpirun") or not os.path.exists(args.oracle):
+        print("SimGrid 3.32 absent: skipped")
+        return 77
+    rng = random.Random(args.seed)
+    per = 12 if args.full else args.per_algo
+    cases = []
+    for kind, name in algorithms(args.tir):
+        for _ in range(per):
+            cases.append((kind, f"smpi/{KIND_CFG.get(kind, kind)}:{name}", name))
+    for sel in ("ompi", "mpich"):
+        for kind in ("bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "allgather",
+                     "allgatherv", "scatter", "barrier", "reduce_scatter"):
+            for _ in range(per):
+                cases.append((kind, f"smpi/coll-selector:{sel}", None))
+    if args.only:
+        cases = [c for c in cases if re.search(args.only, c[0] + ":" + c[1])]
+    npass = nfail = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind, cfg, name in cases:
+            for _ in range(50):
+                n = rng.randint(2, args.maxn)
+                if name is None or usable(kind, name, n):
+                    break
+            ppn = 1
+            nbytes = log_uniform_bytes(rng)
+            if n * n * nbytes > (1 << 31):  # keep each case small enough for CI
+                nbytes = max(1, (1 << 31) // (n * n))
+            trace, desc = make_case(rng, kind, n, nbytes, ppn)
+            t, s, err = run_case(args, tmp, kind, cfg, n, ppn, trace)
+            ok = not err and abs(t - s) <= max(1e-6 * abs(s), 5e-7)
+            if ok:
+                npass += 1
+            else:
+                nfail += 1
+                print(f"FAIL {kind} {cfg} {desc}: tir {t} SimGrid {s} {err}")
+                if os.environ.get("KEEP"):
+                    shutil.copytree(tmp, f"{os.environ['KEEP']}/fail{nfail}", dirs_exist_ok=True)
+    print(f"coll_differential: {npass} passed, {nfail} failed, {npass + nfail} cases")
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+# test/mpi/setup.sh - shared setup of the tracer's end-to-end tests (sourced).
+#
+# Gives: $tmp (removed on exit), $lib (the built libtirtrace.so), $tirtrace (a tir-trace
+# that preloads it), run_np N ARGS (mpirun with the flags this MPI needs), compare DIR EXP N
+# (trace lines minus compute lines == the lines the program expected), replay_simgrid DIR N.
+# Exit code 77 = skipped (automake), when MPI or a compiler is missing.
+set -eu
+LC_ALL=C
+export LC_ALL
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+here=$top_srcdir/test/mpi
+[ -r "$top_builddir/test/mpi/mpi-env.sh" ] || { echo "no test/mpi/mpi-env.sh: run configure"; exit 77; }
+. "$top_builddir/test/mpi/mpi-env.sh"
+[ -n "$MPICC" ] && [ -n "$MPIRUN" ] || { echo "SKIP: no MPI (mpicc/mpirun)"; exit 77; }
+lib=$top_builddir/.libs/libtirtrace.so
+[ -r "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+case $lib in /*) ;; *) lib=$(pwd)/$lib ;; esac
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tir-mpi-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+tirtrace=$tmp/tir-trace
+sed -e "s|@TIRTRACE_LIB@|$lib|" -e 's|@PACKAGE_VERSION@|test|' "$top_srcdir/tracer/tir-trace.in" >"$tirtrace"
+chmod +x "$tirtrace"
+# Open MPI refuses root unless told (CI runs as root); harmless elsewhere
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# run_np N ARGS...: N ranks of ARGS
+run_np() {
+  n=$1; shift
+  # shellcheck disable=SC2086
+  timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np "$n" "$@"
+}
+
+# rank_lines DIR R: the lines of rank R's trace, compute lines removed, blanks squeezed
+rank_lines() {
+  f=$(ls "$1"/rank-$(printf %05d "$2").tit* 2>/dev/null | head -n 1)
+  [ -n "$f" ] || fail "no trace file for rank $2 in $1"
+  gzip -dcf "$f" | grep -v '^[0-9]* compute ' | tr -s ' ' | sed 's/ $//'
+}
+
+# compare DIR EXPECTED_DIR N: every rank's lines are the expected ones
+compare() {
+  for r in $(seq 0 $(($3 - 1))); do
+    rank_lines "$1" "$r" >"$tmp/got-$r.txt"
+    diff "$tmp/got-$r.txt" "$2/expected-$r.txt" >"$tmp/diff-$r.txt" ||
+      { head -n 40 "$tmp/diff-$r.txt"; fail "rank $r: trace differs from what the program did (< trace, > expected)"; }
+  done
+  echo "ok: $3 ranks, $(cat "$2"/expected-*.txt | wc -l) lines as expected"
+}
+
+# meta DIR KEY: the value of KEY in DIR/trace.meta
+meta() { sed -n "s/^$2 = //p" "$1/trace.meta"; }
+
+# replay_simgrid DIR N: SimGrid 3.32 replays the (plain, SimGrid-compatible) trace
+replay_simgrid() {
+  oracle=$top_srcdir/../shared/tools/simgrid-oracle
+  if [ -z "$SMPIRUN" ] || [ ! -x "$oracle" ]; then
+    echo "note: SimGrid 3.32 or $oracle missing: SimGrid replay not checked"
+    return 0
+  fi
+  out=$(cd "$1" && "$oracle" --platform "$here/cluster4.xml" --hostfile "$here/hostfile4" --np "$2" index) ||
+    fail "SimGrid could not replay $1"
+  echo "ok: SimGrid 3.32 replays it: $out"
+  echo "$out" | grep -q '^Simulated time: [0-9]' || fail "no simulated time from SimGrid"
+}
