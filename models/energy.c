@@ -19,7 +19,18 @@
  *
  * Attribution: a computing (polling) rank's dynamic power goes to its innermost region;
  * the static power is split equally over max(c, ranks on the host) parts: one per rank,
- * to the rank's region, the cores without a rank to "outside any region". */
+ * to the rank's region, the cores without a rank to "outside any region".
+ *
+ * SimGrid compatibility (quirks on by default, energy_simgrid_quirks): SimGrid's plugin
+ * remembers a pstate per host that starts at 0 and catches up with the host's real
+ * pstate only at the host's first update (the first start of an execution on it, or the
+ * first end of an execution or sleep on it). Until then it charges pstate 0's figures;
+ * a host that never computes draws pstate 0's Idle for the whole run. tir does the same
+ * (prof0 until `synced`). The updates are seen through the activities: OBS_COMPUTE
+ * starts, OBS_SLEEP ends, and the ends of OBS_MPI periods that are sleeps (inside a
+ * `test`, the smpi/init sleep, any OBS_MPI end when smpi/os or smpi/or is set) or the
+ * iprobe executions of a probing recv. Otherwise SimGrid's sum is exact (it updates a
+ * host at every change of its load), and so is tir's. */
 #include "energy_impl.h"
 
 #include "xalloc.h"
@@ -38,8 +49,12 @@ static void shares(const en_host *h, double *sc, double *sp) {
   *sp = h->npoll > 0 ? (double)qc / h->npoll : 0;
 }
 
+/* The figures charged now: the active pstate's, or pstate 0's before SimGrid's first
+ * update of the host (see the top of this file). */
+static const en_profile *charged(const en_host *h) { return h->synced ? &h->prof : &h->prof0; }
+
 static double static_power(const en_host *h, double sc, double sp) {
-  return sc > 0 || sp > 0 ? h->prof.eps : h->prof.idle;
+  return sc > 0 || sp > 0 ? charged(h)->eps : charged(h)->idle;
 }
 
 double en_host_power(const en_host *h) {
@@ -47,7 +62,7 @@ double en_host_power(const en_host *h) {
     return 0;
   double sc, sp, dyn = 0;
   shares(h, &sc, &sp);
-  double poll_dyn = h->prof.poll - h->prof.eps;
+  double poll_dyn = charged(h)->poll - charged(h)->eps;
   for (size_t i = 0; i < h->nslots; i++) {
     const en_slot *s = &h->slots[i];
     dyn += s->ncomp * sc * s->dyn_w + s->npoll * sp * poll_dyn;
@@ -66,7 +81,7 @@ static void attribute(en_host *h, double dt) {
   shares(h, &sc, &sp);
   double s = static_power(h, sc, sp);
   int parts = h->nranks > h->cores ? h->nranks : h->cores;
-  double per_rank = s / parts, poll_dyn = h->prof.poll - h->prof.eps;
+  double per_rank = s / parts, poll_dyn = charged(h)->poll - charged(h)->eps;
   for (size_t i = 0; i < h->nslots; i++) {
     en_slot *sl = &h->slots[i];
     sl->e_static += sl->nranks * per_rank * dt;
@@ -164,10 +179,20 @@ static void on_start(void *ctx, int np, const int *host_of) {
     en_rank *r = &en->ranks[i];
     r->host = host_of[i];
     r->act = OBS_IDLE;
+    r->op = -1;
     en_host *h = &en->hosts[r->host];
     h->nranks++;
     count(h, r, 1);
   }
+}
+
+/* Would SimGrid's plugin update rank r's host when r goes from r->act to act? */
+static int simgrid_updates(const energy *en, const en_rank *r, obs_activity act) {
+  if (act == OBS_COMPUTE || (act == OBS_MPI && r->probe))
+    return 1; /* an execution starts */
+  if (r->act == OBS_SLEEP)
+    return 1; /* a sleep ends */
+  return r->act == OBS_MPI && (r->op == TRACE_TEST || r->op < 0 || en->mpi_sleeps);
 }
 
 static void on_activity(void *ctx, int rank, obs_activity act, double now) {
@@ -177,10 +202,24 @@ static void on_activity(void *ctx, int rank, obs_activity act, double now) {
     return;
   en_host *h = &en->hosts[r->host];
   advance(h, now);
+  if (!h->synced && simgrid_updates(en, r, act))
+    h->synced = 1;
   count(h, r, -1);
   r->act = act;
   count(h, r, 1);
   refresh(en, r->host, now);
+}
+
+static void on_action_begin(void *ctx, int rank, const trace_action *a, double now) {
+  (void)now;
+  en_rank *r = &((energy *)ctx)->ranks[rank];
+  r->op = (int)a->op;
+  r->probe = a->op == TRACE_RECV && a->count < 0;
+}
+
+static void on_action_end(void *ctx, int rank, const trace_action *a, int category, double start, double now) {
+  (void)a, (void)category, (void)start, (void)now;
+  ((energy *)ctx)->ranks[rank].probe = 0;
 }
 
 static void on_region(void *ctx, int rank, const char *name, double now) {
@@ -219,6 +258,8 @@ void energy_observer(energy *en, replay_observer *o) {
   o->start = on_start;
   o->activity = on_activity;
   o->region = on_region;
+  o->action_begin = on_action_begin;
+  o->action_end = on_action_end;
   o->finish = on_finish;
 }
 
@@ -238,6 +279,9 @@ static int host_init(energy *en, const config *c, int i, char *err, size_t errle
   int rc = en_profile_read(en->plat, i, h->pstate, &h->prof, err, errlen);
   if (rc < 0)
     return -1;
+  h->synced = h->pstate == 0 || !en->quirks;
+  if (!h->synced)
+    en_profile_read(en->plat, i, 0, &h->prof0, err, errlen); /* same properties: cannot fail */
   slot_of(en, h, EN_OUTSIDE);
   h->power = en_host_power(h);
   return rc;
@@ -254,12 +298,22 @@ static void warn_missing(const energy *en, int nmissing, const int *missing) {
   fprintf(stderr, "%s): %s 0 W\n", nmissing > 4 ? ", ..." : "", nmissing > 1 ? "they consume" : "it consumes");
 }
 
+/* Does an affine table (smpi/os, smpi/or) ever give a non-zero overhead? */
+static int has_sleeps(const cfg_table *t) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].a != 0 || t->v[i].b != 0)
+      return 1;
+  return 0;
+}
+
 energy *energy_new(const platform *p, const config *c, char *err, size_t errlen) {
   energy *en = x_calloc(1, sizeof *en);
   en->plat = p;
   en->nhosts = plat_host_count(p);
   en->hosts = x_calloc((size_t)en->nhosts, sizeof *en->hosts);
   en->keep_log = 1;
+  en->quirks = 1;
+  en->mpi_sleeps = has_sleeps(&c->os) || has_sleeps(&c->orecv);
   x_grow(&en->regions, &en->rcap, 1, sizeof *en->regions);
   en->regions[en->nregions++] = NULL; /* EN_OUTSIDE */
   int *missing = x_malloc(((size_t)en->nhosts + 1) * sizeof *missing), nmissing = 0;
@@ -281,6 +335,19 @@ err:
   return NULL;
 }
 
+void energy_simgrid_quirks(energy *en, int on) {
+  en->quirks = on;
+  for (int i = 0; i < en->nhosts; i++) {
+    en_host *h = &en->hosts[i];
+    h->synced = h->pstate == 0 || !on;
+    if (!h->synced && !h->prof0.has && h->prof.has)
+      en_profile_read(en->plat, i, 0, &h->prof0, NULL, 0);
+    h->power = en_host_power(h);
+    if (h->last_rec >= 0)
+      en->log[h->last_rec].w = h->power;
+  }
+}
+
 void energy_keep_power_trace(energy *en, int keep) {
   en->keep_log = keep;
   if (!keep) {
@@ -297,6 +364,7 @@ void energy_free(energy *en) {
     return;
   for (int i = 0; i < en->nhosts; i++) {
     en_profile_free(&en->hosts[i].prof);
+    en_profile_free(&en->hosts[i].prof0);
     free(en->hosts[i].slots);
   }
   for (int i = 0; i < en->np; i++)

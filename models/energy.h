@@ -41,6 +41,12 @@ double energy_region(const energy *en, const char *name, double parts[3]);
  * when no power trace is wanted. */
 void energy_keep_power_trace(energy *en, int keep);
 
+/* SimGrid's first-update pstate quirk (doc/energy.md), on by default: until SimGrid's
+ * plugin first updates a host, it charges pstate 0's wattages; a host that never
+ * computes draws pstate 0's Idle throughout. Call with on = 0 before the replay to
+ * charge every host at its own pstate from the start. */
+void energy_simgrid_quirks(energy *en, int on);
+
 /* Writes the power-over-time CSV (time, host, watts) to path, atomically. Returns 0 or -1.
  * One row per change of a host's power: "t,H,w" means host H draws w watts from t on;
  * rows at t = 0 give every host's initial power and rows at the end time close them. */

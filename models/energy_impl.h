@@ -47,6 +47,8 @@ typedef struct en_host {
   int pstate;        /* active pstate */
   int cores;         /* core count (>= 1) */
   en_profile prof;   /* power figures at pstate */
+  en_profile prof0;  /* ...at pstate 0, charged until SimGrid's plugin first updates the host */
+  int synced;        /* 1 once that happened (always 1 at pstate 0): prof applies */
   int nranks;        /* ranks placed on this host */
   int ncomp, npoll;  /* ranks computing / polling now */
   en_slot *slots;    /* slot 0: outside any region */
@@ -64,6 +66,8 @@ typedef struct en_rank {
   int *stack;        /* open regions, innermost last (region ids) */
   size_t depth, cap;
   size_t slot;       /* index of the innermost region's slot in the host's slots */
+  int op;            /* trace op of the current action, -1 before the first one */
+  int probe;         /* 1 inside a recv with a negative count (MPI_Probe: iprobe executions) */
 } en_rank;
 
 /* A change of a host's power: from time t on, host draws w watts. */
@@ -82,6 +86,8 @@ struct energy {
   char **regions;      /* region names by id (regions[0] = NULL: outside) */
   size_t nregions, rcap;
   int keep_log;        /* record the power log (for --power-trace) */
+  int quirks;          /* reproduce SimGrid's first-update pstate (see energy.c) */
+  int mpi_sleeps;      /* smpi/os or smpi/or non-zero: an OBS_MPI period may be a sleep */
   en_rec *log;
   size_t nlog, logcap;
   double end;          /* the time the replay finished (or the last event seen) */

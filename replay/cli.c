@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { O_REPORT = 256, O_VALIDATE, O_STRICT, O_LIST_ALGOS, O_HELP_CFG, O_ENERGY, O_TIMELINE, O_TL_FORMAT,
        O_TL_WINDOW, O_POWER_TRACE };
@@ -214,10 +215,15 @@ static void print_summary(const cli *c, const replay_result *r, const platform *
     printf("  ... %d more ranks (see --report)\n", r->np - shown);
 }
 
+static int cli_warn(void *ctx, const char *msg) {
+  fprintf(ctx, "tir-replay: warning: %s\n", msg);
+  return 0;
+}
+
 /* --validate: static checks, no simulation. */
 static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   char err[2048];
-  trace_opts to = {.strict = o->strict};
+  trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout};
   trace_set *t = trace_open(o->trace, &to, err, sizeof err);
   if (!t) {
     fprintf(errout, "tir-replay: %s\n", err);
@@ -317,7 +323,7 @@ static int run(cli *c) {
     return TIR_EXIT_INPUT;
   }
   replay_opts o = {.trace = c->trace, .hostfile = c->hostfile, .plat = p, .np = c->np, .strict = c->strict,
-                   .warn = stderr, .log = c->verbose ? stdout : NULL};
+                   .warn = stderr, .log = c->verbose ? stdout : NULL, .progress = !c->quiet && isatty(2)};
   o.model = net_model_find(c->model ? c->model : "hybrid");
   int rc = TIR_EXIT_INPUT;
   if (!o.model)

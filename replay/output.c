@@ -1,8 +1,15 @@
 /* output.c - atomic output files and the replay report (JSON / CSV).
  *
- * The report holds what scripts need (tir-sweep reads it): simulated time, the model
- * and settings, per-rank figures, the replayer's own wall time and actions/s. */
+ * The report holds what scripts need (tir-sweep reads it; doc/outputs.md lists every
+ * field): simulated time, the model and settings, the trace's counter source (from
+ * trace.meta), per-rank figures, per action kind and per region figures (from the
+ * statistics observer, stats.h, when given), energy when on, and the replayer's own wall
+ * time and actions/s. JSON numbers of times carry 17 significant digits (exact).
+ * Every file goes through output_open/output_commit: a temporary file beside the
+ * target, renamed when complete, removed on any error. */
 #include "output.h"
+
+#include "stats.h"
 
 #include "coll.h"
 #include "energy.h"
@@ -11,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "build-config.h"
@@ -18,6 +26,11 @@
 FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen) {
   *tmp_path = x_asprintf("%s.tmp.XXXXXX", path);
   int fd = mkstemp(*tmp_path);
+  if (fd >= 0) { /* mkstemp makes it 0600: give it the mode a new file would have */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+  }
   FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
   if (!f) {
     x_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
@@ -50,6 +63,10 @@ static int ends_with(const char *s, const char *suffix) {
 }
 
 static void json_str(FILE *f, const char *s) {
+  if (!s) {
+    fputs("null", f);
+    return;
+  }
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"' || *s == '\\')
@@ -62,25 +79,200 @@ static void json_str(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void write_json(FILE *f, const replay_opts *o, const replay_result *r, const energy *en) {
+/* ====== trace.meta: how the trace was taken ====== */
+
+/* The keys of trace.meta the report carries ("unknown" when absent). */
+typedef struct meta {
+  char *file;           /* trace.meta's path, NULL when there is none */
+  char *counter_source; /* instructions, thread_cputime, ... */
+  char *counter_rate;   /* compute units per second of CPU time, or none */
+} meta;
+
+/* trace.meta beside the index: in TRACE when it is a folder, else in TRACE's folder. */
+static char *meta_path(const char *trace) {
+  struct stat st;
+  if (stat(trace, &st) == 0 && S_ISDIR(st.st_mode))
+    return x_asprintf("%s/trace.meta", trace);
+  const char *slash = strrchr(trace, '/');
+  return slash ? x_asprintf("%.*s/trace.meta", (int)(slash - trace), trace) : x_strdup("trace.meta");
+}
+
+static char *trim(char *s) {
+  s += strspn(s, " \t");
+  size_t n = strlen(s);
+  while (n > 0 && strchr(" \t\r\n", s[n - 1]))
+    s[--n] = 0;
+  return s;
+}
+
+/* Reads `key = value` lines; '#' lines and lines without '=' are skipped. */
+static void meta_read(const char *trace, meta *m) {
+  memset(m, 0, sizeof *m);
+  char *path = meta_path(trace), *line = NULL;
+  size_t cap = 0;
+  FILE *f = fopen(path, "r");
+  if (f) {
+    m->file = path;
+    while (getline(&line, &cap, f) > 0) {
+      char *eq = strchr(line, '=');
+      if (*trim(line) == '#' || !eq)
+        continue;
+      *eq = 0;
+      char *k = trim(line), *v = trim(eq + 1);
+      if (!strcmp(k, "counter_source"))
+        free(m->counter_source), m->counter_source = x_strdup(v);
+      else if (!strcmp(k, "counter_rate") || (!strcmp(k, "rate") && !m->counter_rate))
+        free(m->counter_rate), m->counter_rate = x_strdup(v);
+    }
+    fclose(f);
+  } else
+    free(path);
+  free(line);
+}
+
+static void meta_free(meta *m) {
+  free(m->file);
+  free(m->counter_source);
+  free(m->counter_rate);
+}
+
+static void write_meta(FILE *f, const char *trace) {
+  meta m;
+  meta_read(trace, &m);
+  fprintf(f, "  \"trace_meta\": {\"file\": ");
+  json_str(f, m.file);
+  fprintf(f, ", \"counter_source\": ");
+  json_str(f, m.counter_source ? m.counter_source : "unknown");
+  fprintf(f, ", \"counter_rate\": ");
+  json_str(f, m.counter_rate ? m.counter_rate : "unknown");
+  fprintf(f, "},\n");
+  meta_free(&m);
+}
+
+/* ====== settings ====== */
+
+/* A table as the --cfg syntax writes it: "T0:v0[:w0];T1:v1[:w1]". */
+static void json_table(FILE *f, const char *key, const cfg_table *t, int affine) {
+  fprintf(f, "    \"%s\": \"", key);
+  for (int i = 0; i < t->n; i++) {
+    fprintf(f, "%s%.17g:%.17g", i ? ";" : "", t->v[i].thresh, t->v[i].a);
+    if (affine)
+      fprintf(f, ":%.17g", t->v[i].b);
+  }
+  fprintf(f, "\",\n");
+}
+
+static void write_settings(FILE *f, const config *c) {
+  fprintf(f, "  \"settings\": {\n");
+  json_table(f, "smpi/bw-factor", &c->bw_factor, 0);
+  json_table(f, "smpi/lat-factor", &c->lat_factor, 0);
+  json_table(f, "smpi/os", &c->os, 1);
+  json_table(f, "smpi/ois", &c->ois, 1);
+  json_table(f, "smpi/or", &c->orecv, 1);
+  fprintf(f, "    \"network/TCP-gamma\": %.17g,\n    \"network/weight-S\": %.17g,\n", c->tcp_gamma, c->weight_s);
+  fprintf(f, "    \"network/crosstraffic\": %s,\n", c->crosstraffic ? "true" : "false");
+  fprintf(f, "    \"network/loopback-bw\": %.17g,\n    \"network/loopback-lat\": %.17g,\n", c->loopback_bw,
+          c->loopback_lat);
+  fprintf(f, "    \"smpi/async-small-thresh\": %ld,\n    \"smpi/send-is-detached-thresh\": %ld,\n",
+          c->async_small_thresh, c->detached_thresh);
+  fprintf(f, "    \"smpi/test\": %.17g,\n    \"smpi/iprobe\": %.17g,\n    \"smpi/iprobe-cpu-usage\": %.17g,\n",
+          c->test_sleep, c->iprobe_sleep, c->iprobe_cpu_usage);
+  fprintf(f, "    \"smpi/grow-injected-times\": %s,\n    \"smpi/simulate-computation\": %s,\n",
+          c->grow_injected ? "true" : "false", c->simulate_computation ? "true" : "false");
+  fprintf(f, "    \"smpi/finalization-barrier\": %s,\n    \"smpi/init\": %.17g,\n",
+          c->finalization_barrier ? "true" : "false", c->init_sleep);
+  fprintf(f, "    \"surf/precision\": %.17g,\n    \"maxmin/precision\": %.17g,\n", c->surf_precision,
+          c->maxmin_precision);
+  fprintf(f, "    \"smpi/coll-selector\": ");
+  json_str(f, c->coll_selector);
+  for (int k = 0; k < COLL_NKINDS; k++)
+    if (c->coll_algo[k][0])
+      fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), json_str(f, c->coll_algo[k]);
+  fprintf(f, ",\n    \"plugin:host_energy\": %s,\n    \"host/pstate\": %d\n  },\n",
+          c->host_energy ? "true" : "false", c->pstate);
+}
+
+/* ====== per rank, per kind, per region ====== */
+
+static void write_rank(FILE *f, const replay_opts *o, const replay_result *r, const stats *st, int i) {
+  const replay_rank *k = &r->ranks[i];
+  fprintf(f, "    {\"rank\": %d, \"host\": ", i);
+  json_str(f, plat_host_at(o->plat, k->host)->name);
+  fprintf(f, ", \"end\": %.17g, \"compute\": %.17g, \"comm\": %.17g, \"wait\": %.17g, \"actions\": %llu", k->finish,
+          k->compute, k->comm, k->wait, (unsigned long long)k->actions);
+  if (st && i < st->np) {
+    const stats_rank *s = &st->ranks[i];
+    fprintf(f, ", \"p2p\": %.17g, \"collective\": %.17g, \"bytes_sent\": %llu, \"bytes_received\": %llu, "
+               "\"messages_sent\": %llu, \"messages_received\": %llu", s->p2p, s->coll,
+            (unsigned long long)s->bytes_sent, (unsigned long long)s->bytes_recv, (unsigned long long)s->msgs_sent,
+            (unsigned long long)s->msgs_recv);
+  } else
+    fprintf(f, ", \"bytes_sent\": %llu", (unsigned long long)k->bytes_sent);
+  fprintf(f, "}%s\n", i + 1 < r->np ? "," : "");
+}
+
+static const char *class_of(trace_op op) {
+  if (op == TRACE_COMPUTE || op == TRACE_SLEEP)
+    return "compute";
+  if (op == TRACE_WAIT || op == TRACE_WAITALL || op == TRACE_TEST)
+    return "wait";
+  return stats_is_collective(op) ? "collective" : "p2p";
+}
+
+/* "name": {"calls": N, "time": T[, "class": C]} for the kinds seen (collectives only). */
+static void write_kinds(FILE *f, const char *key, const stats *st, int coll_only) {
+  fprintf(f, "  \"%s\": {", key);
+  int n = 0;
+  for (int op = 0; op < TRACE_NOPS; op++) {
+    const stats_kind *k = &st->kinds[op];
+    if (!k->calls || (coll_only && !stats_is_collective((trace_op)op)))
+      continue;
+    fprintf(f, "%s\n    \"%s\": {\"calls\": %llu, \"time\": %.17g", n++ ? "," : "", trace_op_name((trace_op)op),
+            (unsigned long long)k->calls, k->time);
+    if (!coll_only)
+      fprintf(f, ", \"class\": \"%s\"", class_of((trace_op)op));
+    fputc('}', f);
+  }
+  fprintf(f, "%s},\n", n ? "\n  " : "");
+}
+
+static void write_regions(FILE *f, const stats *st) {
+  fprintf(f, "  \"regions\": [");
+  for (size_t i = 0; i < st->nregions; i++) {
+    const stats_region *g = &st->regions[i];
+    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+    json_str(f, g->name);
+    fprintf(f, ", \"entries\": %llu, \"time\": %.17g, \"compute\": %.17g, \"mpi\": %.17g}",
+            (unsigned long long)g->entries, g->time, g->compute, g->mpi);
+  }
+  fprintf(f, "%s]", st->nregions ? "\n  " : "");
+}
+
+/* ====== the report ====== */
+
+static void write_json(FILE *f, const replay_opts *o, const replay_result *r, const energy *en, const stats *st) {
   fprintf(f, "{\n  \"tir_version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
   json_str(f, o->trace);
   fprintf(f, ",\n  \"platform\": ");
   json_str(f, plat_source(o->plat));
-  fprintf(f, ",\n  \"network_model\": \"%s\",\n  \"coll_selector\": \"%s\",\n", o->model->name,
-          o->cfg.coll_selector);
-  fprintf(f, "  \"np\": %d,\n  \"simulated_time\": %.17g,\n  \"actions\": %llu,\n  \"messages\": %llu,\n", r->np,
+  fprintf(f, ",\n  \"network_model\": \"%s\",\n  \"coll_selector\": ", o->model ? o->model->name : "hybrid");
+  json_str(f, o->cfg.coll_selector);
+  fprintf(f, ",\n  \"np\": %d,\n  \"simulated_time\": %.17g,\n  \"actions\": %llu,\n  \"messages\": %llu,\n", r->np,
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
-  fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n  \"ranks\": [\n", r->wall_seconds,
+  fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
           r->wall_seconds > 0 ? (double)r->actions / r->wall_seconds : 0.0);
-  for (int i = 0; i < r->np; i++) {
-    const replay_rank *k = &r->ranks[i];
-    fprintf(f, "    {\"rank\": %d, \"host\": ", i);
-    json_str(f, plat_host_at(o->plat, k->host)->name);
-    fprintf(f, ", \"end\": %.17g, \"compute\": %.17g, \"comm\": %.17g, \"wait\": %.17g, \"actions\": %llu}%s\n",
-            k->finish, k->compute, k->comm, k->wait, (unsigned long long)k->actions, i + 1 < r->np ? "," : "");
-  }
+  write_meta(f, o->trace);
+  write_settings(f, &o->cfg);
+  fprintf(f, "  \"ranks\": [\n");
+  for (int i = 0; i < r->np; i++)
+    write_rank(f, o, r, st, i);
   fprintf(f, "  ]");
+  if (st) {
+    fprintf(f, ",\n");
+    write_kinds(f, "actions_by_kind", st, 0);
+    write_kinds(f, "collectives", st, 1);
+    write_regions(f, st);
+  }
   if (en) {
     fprintf(f, ",\n  \"energy\": ");
     energy_report_json(en, f);
@@ -88,18 +280,34 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
   fprintf(f, "\n}\n");
 }
 
-static void write_csv(FILE *f, const replay_opts *o, const replay_result *r) {
-  fprintf(f, "rank,host,end,compute,comm,wait,actions\n");
+/* One row per rank, then `all` (the simulated time in `end`, totals elsewhere). */
+static void write_csv(FILE *f, const replay_opts *o, const replay_result *r, const stats *st) {
+  fprintf(f, "rank,host,end,compute,comm,wait,actions,bytes_sent%s\n",
+          st ? ",p2p,collective,bytes_received,messages_sent,messages_received" : "");
+  double sum[4] = {0};
+  unsigned long long bytes = 0;
   for (int i = 0; i < r->np; i++) {
     const replay_rank *k = &r->ranks[i];
-    fprintf(f, "%d,%s,%.17g,%.17g,%.17g,%.17g,%llu\n", i, plat_host_at(o->plat, k->host)->name, k->finish,
-            k->compute, k->comm, k->wait, (unsigned long long)k->actions);
+    fprintf(f, "%d,%s,%.17g,%.17g,%.17g,%.17g,%llu,%llu", i, plat_host_at(o->plat, k->host)->name, k->finish,
+            k->compute, k->comm, k->wait, (unsigned long long)k->actions, (unsigned long long)k->bytes_sent);
+    if (st && i < st->np) {
+      const stats_rank *s = &st->ranks[i];
+      fprintf(f, ",%.17g,%.17g,%llu,%llu,%llu", s->p2p, s->coll, (unsigned long long)s->bytes_recv,
+              (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_recv);
+      sum[2] += s->p2p, sum[3] += s->coll;
+    }
+    fputc('\n', f);
+    sum[0] += k->compute, sum[1] += k->wait, bytes += k->bytes_sent;
   }
-  fprintf(f, "all,,%.17g,,,,%llu\n", r->simulated_time, (unsigned long long)r->actions);
+  fprintf(f, "all,,%.17g,%.17g,,%.17g,%llu,%llu", r->simulated_time, sum[0], sum[1],
+          (unsigned long long)r->actions, bytes);
+  if (st)
+    fprintf(f, ",%.17g,%.17g,,%llu,", sum[2], sum[3], (unsigned long long)r->messages);
+  fputc('\n', f);
 }
 
-int output_report(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
-                  char *err, size_t errlen) {
+int output_report_stats(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
+                        const stats *st, char *err, size_t errlen) {
   int json = ends_with(path, ".json");
   if (!json && !ends_with(path, ".csv"))
     return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
@@ -108,8 +316,13 @@ int output_report(const char *path, const replay_opts *o, const replay_result *r
   if (!f)
     return -1;
   if (json)
-    write_json(f, o, res, en);
+    write_json(f, o, res, en, st);
   else
-    write_csv(f, o, res);
+    write_csv(f, o, res, st);
   return output_commit(f, tmp, path, 0, err, errlen);
+}
+
+int output_report(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
+                  char *err, size_t errlen) {
+  return output_report_stats(path, o, res, en, NULL, err, errlen);
 }

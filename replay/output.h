@@ -19,5 +19,11 @@ struct energy;
 /* en: the energy model when energy is on (NULL otherwise). */
 int output_report(const char *path, const replay_opts *o, const replay_result *res, const struct energy *en,
                   char *err, size_t errlen);
+/* Same, with the statistics observer's figures (per rank p2p/collective time, bytes and
+ * messages received, per action kind, per region; st may be NULL). Returns 0, or -1 with
+ * "PATH: reason" in err and no file left behind (an existing report is not touched). */
+struct stats;
+int output_report_stats(const char *path, const replay_opts *o, const replay_result *res, const struct energy *en,
+                        const struct stats *st, char *err, size_t errlen);
 
 #endif

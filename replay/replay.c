@@ -231,7 +231,29 @@ static void report_deadlock(replay_ctx *x) {
   mpi_report_unmatched(x->w, out);
 }
 
+static double wall_now(void);
+
+/* Progress line on stderr, at most twice a second, after the first second. */
+static void progress(replay_ctx *x, double t0, double *last) {
+  double now = wall_now();
+  if (now - t0 < 1.0 || now - *last < 0.5)
+    return;
+  *last = now;
+  uint64_t done = 0;
+  for (int i = 0; i < x->np; i++)
+    done += x->res_ranks[i].actions;
+  uint64_t rd = trace_bytes_read(x->t), tot = trace_bytes_total(x->t);
+  double frac = tot ? (double)rd / (double)tot : 0;
+  fprintf(stderr, "\r[tir] simulated %.6g s, %.0f actions/rank, %.3g actions/s", eng_now(x->e),
+          (double)done / x->np, (double)done / (now - t0));
+  if (frac > 0.01)
+    fprintf(stderr, ", %.0f%% read, ETA %.0f s   ", 100 * frac, (now - t0) * (1 - frac) / frac);
+  fflush(stderr);
+}
+
 static int loop(replay_ctx *x) {
+  double t0 = wall_now(), last = 0;
+  unsigned long steps = 0;
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].start)
       x->o->obs[i].start(x->o->obs[i].ctx, x->np, x->host_of);
@@ -262,12 +284,16 @@ static int loop(replay_ctx *x) {
       return -1;
     if (x->ndone == x->np)
       break;
+    if (x->o->progress && (++steps & 1023) == 0)
+      progress(x, t0, &last);
     if (!eng_step(x->e)) {
       report_deadlock(x);
       replay_fail(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
       return -1;
     }
   }
+  if (x->o->progress && wall_now() - t0 >= 1.0)
+    fputs("\r\033[K", stderr); /* erase the progress line */
   return 0;
 }
 

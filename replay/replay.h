@@ -22,6 +22,7 @@ typedef struct replay_opts {
   FILE *log;              /* per-action log (-v), or NULL */
   int strict;             /* SimGrid's trace quirks are errors */
   FILE *warn;             /* warnings, or NULL */
+  int progress;           /* print progress to stderr (the caller checks it is a terminal) */
   replay_observer *obs;   /* observers (energy, timelines), called in time order */
   int nobs;
 } replay_opts;

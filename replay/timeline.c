@@ -208,7 +208,7 @@ static void region_pop(timeline *t, int rank, double now) {
     return;
   tl_open *o = &r->stack[--r->depth];
   tl_region g = {.rank = rank, .id = o->id, .name = t->region_names[o->id - 1], .depth = (int)r->depth,
-                 .start = o->start, .end = now};
+                 .parent = r->depth ? r->stack[r->depth - 1].id : 0, .start = o->start, .end = now};
   if (t->fmt->region && clip(t, &g.start, &g.end))
     t->fmt->region(t, &g);
 }
@@ -304,4 +304,27 @@ int timeline_close(timeline *t, int failed, char *err, size_t errlen) {
     x_err(err, errlen, "%s", e1);
   free_timeline(t);
   return failed ? 0 : rc;
+}
+
+/* ====== colours shared by the writers ====== */
+
+static const char *const op_colors[TRACE_NOPS] = {
+    [TRACE_COMPUTE] = "#3a7d44",   [TRACE_SLEEP] = "#bdbdbd",      [TRACE_SEND] = "#1f77b4",
+    [TRACE_ISEND] = "#6baed6",     [TRACE_RECV] = "#d62728",       [TRACE_IRECV] = "#ff9896",
+    [TRACE_SENDRECV] = "#9467bd",  [TRACE_WAIT] = "#ff7f0e",       [TRACE_WAITALL] = "#ffbb78",
+    [TRACE_TEST] = "#e7ba52",      [TRACE_BARRIER] = "#8c564b",    [TRACE_BCAST] = "#e377c2",
+    [TRACE_REDUCE] = "#17becf",    [TRACE_ALLREDUCE] = "#bcbd22",  [TRACE_ALLTOALL] = "#393b79",
+    [TRACE_ALLTOALLV] = "#5254a3", [TRACE_GATHER] = "#637939",     [TRACE_GATHERV] = "#8ca252",
+    [TRACE_ALLGATHER] = "#843c39", [TRACE_ALLGATHERV] = "#ad494a", [TRACE_SCATTER] = "#7b4173",
+    [TRACE_SCATTERV] = "#a55194",  [TRACE_REDUCESCATTER] = "#ce6dbd", [TRACE_SCAN] = "#de9ed6",
+    [TRACE_EXSCAN] = "#9c9ede"};
+
+const char *tl_color(trace_op op) {
+  return (unsigned)op < TRACE_NOPS && op_colors[op] ? op_colors[op] : "#444444";
+}
+
+const char *tl_region_color(int id) {
+  static const char *const pastel[] = {"#fbb4ae", "#b3cde3", "#ccebc5", "#decbe4", "#fed9a6",
+                                       "#ffffcc", "#e5d8bd", "#fddaec", "#f2f2f2"};
+  return pastel[(id > 0 ? id - 1 : 0) % (int)(sizeof pastel / sizeof pastel[0])];
 }

@@ -34,6 +34,7 @@ typedef struct tl_region {
   const char *name;
   int id;            /* 1-based id of name, in order of first appearance */
   int depth;         /* 0 for an outermost region */
+  int parent;        /* id of the enclosing region, 0 when outermost */
   double start, end; /* seconds */
 } tl_region;
 
@@ -87,6 +88,10 @@ extern const tl_format tl_csv, tl_paje, tl_prv, tl_svg;
 /* Sorted formats: queues one record (printf-style text) to be written in the order
  * of (key, order, call order). */
 void tl_emit(timeline *t, double key, int order, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Colour of an action in every format ("#rrggbb"), and of region id (1-based). */
+const char *tl_color(trace_op op);
+const char *tl_region_color(int id);
 
 /* Host name of rank r. */
 const char *tl_host_name(const timeline *t, int r);

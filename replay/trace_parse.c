@@ -3,9 +3,13 @@
  * A line is trimmed of isspace() characters at both ends, skipped when empty or when it
  * starts with '#', and split on runs of spaces and tabs (only those: '\v', '\f', '\r'
  * inside a line belong to a token), exactly as SimGrid 3.32's boost::trim + boost::split.
- * Token 0 is the rank, token 1 the keyword, the others are the arguments. One pass copies
- * the tokens NUL-terminated into `tok` and their single-space join into `text`; both
- * buffers belong to the parser, so an action stays valid whatever happens to the line.
+ * Token 0 is the rank, token 1 the keyword, the others are the arguments. The line is
+ * copied into `tok` and cut there into NUL-terminated tokens, and the tokens' single-space
+ * join goes to `text` (a plain copy of the line when its separators are single spaces);
+ * both buffers belong to the parser, so an action stays valid whatever happens to the line.
+ * Each action's arguments are then read by a small function per family of actions, from a
+ * table (indexed by trace_op) that also holds the keyword, the argument counts SimGrid
+ * checks and the usage shown in messages.
  *
  * Numbers go through the three parsers SimGrid uses (TI_FORMAT.md 1.3), and the
  * difference is visible: "1e3" is 1000 as a COUNT (strtod, then truncation and a range

@@ -27,11 +27,30 @@ static void key_line(struct tt_call *c, const char *action, struct tt_req *r) {
   tt_out_end();
 }
 
+/* A cancelled request completed (or was freed): its held lines become comments; one
+ * already written for good cannot be taken back (counted). Forgets it. */
+static void drop_cancelled(MPI_Request h, struct tt_req *r) {
+  if (!tt_req_retract(r))
+    tt.unexpressed[TT_FN_Cancel]++;
+  tt_req_del(h);
+}
+
+static int cancelled(const struct tt_req *r, const MPI_Status *st) {
+  int flag = 0;
+  if (r->cancelled)
+    PMPI_Test_cancelled(st, &flag);
+  return flag;
+}
+
 /* Request h completed with status st: resolve, write `action S D T`, forget it. */
 static void complete(struct tt_call *c, MPI_Request h, const MPI_Status *st, const char *action) {
   struct tt_req *r = tt_req_find(h);
   if (!r || !r->active)
     return;
+  if (cancelled(r, st)) {
+    drop_cancelled(h, r);
+    return;
+  }
   tt_req_resolve(r, st);
   if (r->stored)
     key_line(c, action, r);
@@ -74,6 +93,11 @@ void tt_post_Waitall(struct tt_call *c, int count, MPI_Request array_of_requests
   int n = 0;
   for (int i = 0; i < count; i++) {
     struct tt_req *r = tt_req_find(s[i]);
+    if (r && r->active && cancelled(r, &array_of_statuses[i])) {
+      drop_cancelled(s[i], r);
+      s[i] = MPI_REQUEST_NULL;
+      continue;
+    }
     n += r && r->active && r->stored;
   }
   if (n < 2 || n != tt_req_stored()) {
@@ -197,5 +221,19 @@ void tt_pre_Request_free(struct tt_call *c, MPI_Request *request) { save(c, 1, r
 void tt_post_Request_free(struct tt_call *c, MPI_Request *request) {
   (void)c;
   (void)request;
-  tt_req_del(tt_saved(1)[0]);
+  MPI_Request h = tt_saved(1)[0];
+  struct tt_req *r = tt_req_find(h);
+  if (r && r->cancelled)
+    drop_cancelled(h, r);
+  else
+    tt_req_del(h);
+}
+
+/* MPI_Cancel: remembered; the completion that follows (or MPI_Request_free) retracts the
+ * request's lines if they are still held (see drop_cancelled). */
+void tt_post_Cancel(struct tt_call *c, MPI_Request *request) {
+  (void)c;
+  struct tt_req *r = tt_req_find(*request);
+  if (r)
+    r->cancelled = 1;
 }

@@ -251,5 +251,17 @@ void tt_out_patch(uint64_t pos, long long v) {
   pthread_mutex_unlock(&mu);
 }
 
+void tt_out_retract(uint64_t pos) {
+  pthread_mutex_lock(&mu);
+  for (size_t i = 0; i < w.nholds; i++)
+    if (w.holds[i].pos == pos) {
+      for (char *q = w.buf + (size_t)(w.holds[i].line - w.base); *q != ' '; q++)
+        *q = '#'; /* the rank token: "12 irecv" -> "## irecv" */
+      drop_hold(i);
+      break;
+    }
+  pthread_mutex_unlock(&mu);
+}
+
 uint64_t tt_out_written(void) { return w.gz ? w.base + w.len : w.total; }
 uint64_t tt_out_lines(void) { return w.lines; }

@@ -37,6 +37,9 @@ void tt_out_end(void);                 /* "\n", and push/sync if due */
 uint64_t tt_out_hold(long long fallback);
 /* Write v into the hold at pos and release it. Unknown or already released pos: no-op. */
 void tt_out_patch(uint64_t pos, long long v);
+/* Turn the line of the hold at pos into a comment (its rank token becomes '#'s) and
+ * release the hold: the line of a cancelled receive disappears from the replay. */
+void tt_out_retract(uint64_t pos);
 /* Bytes written so far (uncompressed), for the trace statistics. */
 uint64_t tt_out_written(void);
 /* Lines written so far. */

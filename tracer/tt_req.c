@@ -140,6 +140,16 @@ void tt_req_resolve(struct tt_req *r, const MPI_Status *st) {
   r->nholds = 0;
 }
 
+int tt_req_retract(struct tt_req *r) {
+  int any = r->nholds > 0;
+  for (size_t i = 0; i < r->nholds; i++) {
+    tt_out_retract(r->hold[i][0]);
+    tt_out_retract(r->hold[i][1]);
+  }
+  r->nholds = 0;
+  return any;
+}
+
 void tt_req_clear(void) {
   for (size_t i = 0; i < cap; i++)
     if (slot[i].handle != MPI_REQUEST_NULL)

@@ -31,6 +31,7 @@ struct tt_req {
   int persistent;         /* from MPI_Send_init/MPI_Recv_init: survives completion */
   int active;             /* started and not completed (always 1 if not persistent) */
   int stored;             /* the replayer stores it (0: NBC written as a blocking call) */
+  int cancelled;          /* MPI_Cancel was called on it */
   long long bytes;        /* persistent: the size its start writes */
   struct tt_comm *comm;   /* where src is a rank (to translate the status' MPI_SOURCE) */
   uint64_t (*hold)[2];    /* placeholders waiting for the real src/tag: stream positions of
@@ -53,6 +54,10 @@ void tt_req_add_hold(struct tt_req *r, uint64_t src_pos, uint64_t tag_pos);
 void tt_req_key(struct tt_req *r);
 /* r completed with status st: patch its holds with the real source and tag. */
 void tt_req_resolve(struct tt_req *r, const MPI_Status *st);
+/* r was cancelled: turn every line naming it that is still held (an ANY_SOURCE irecv
+ * and its failed tests) into comments. Returns 1 if its post line was retracted, 0 if it
+ * was already written for good (the replay will hold a receive nobody matches). */
+int tt_req_retract(struct tt_req *r);
 /* Every entry, for end-of-trace release of holds, then free the table. */
 void tt_req_clear(void);
 

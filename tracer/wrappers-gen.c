@@ -35,6 +35,7 @@ const char *const tt_fn_name[TT_FN_COUNT] = {
   "MPI_Testany",
   "MPI_Testsome",
   "MPI_Request_free",
+  "MPI_Cancel",
   "MPI_Barrier",
   "MPI_Bcast",
   "MPI_Reduce",
@@ -80,7 +81,6 @@ const char *const tt_fn_name[TT_FN_COUNT] = {
   "MPI_Ssend_init",
   "MPI_Bsend_init",
   "MPI_Rsend_init",
-  "MPI_Cancel",
   "MPI_Mprobe",
   "MPI_Improbe",
   "MPI_Mrecv",
@@ -471,6 +471,18 @@ int MPI_Request_free(MPI_Request *request)
   int rc = PMPI_Request_free(request);
   if (rc == MPI_SUCCESS)
     tt_post_Request_free(&c, request);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), 0))
+    return PMPI_Cancel(request);
+  int rc = PMPI_Cancel(request);
+  if (rc == MPI_SUCCESS)
+    tt_post_Cancel(&c, request);
   tt_leave(&c);
   return rc;
 }
@@ -1002,16 +1014,6 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), 0))
     return PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Cancel(MPI_Request *request)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cancel, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Cancel(request);
-  int rc = PMPI_Cancel(request);
   tt_leave(&c);
   return rc;
 }
@@ -1929,6 +1931,28 @@ void mpi_request_free_(MPI_Fint *request, MPI_Fint *ierr)
 void mpi_request_free__(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_request_free_")));
 void mpi_request_free(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_request_free_")));
 void MPI_REQUEST_FREE(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_request_free_")));
+
+typedef void (*tt_f_Cancel_t)(MPI_Fint *request, MPI_Fint *ierr);
+static tt_f_Cancel_t f_Cancel;
+void mpi_cancel_(MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f_Cancel)
+    f_Cancel = (tt_f_Cancel_t)tt_fsym("cancel");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), 1)) {
+    f_Cancel(request, ierr);
+    return;
+  }
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  f_Cancel(request, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Cancel(&c, &c_request);
+  }
+  tt_leave(&c);
+}
+void mpi_cancel__(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
+void mpi_cancel(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
+void MPI_CANCEL(MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
 
 typedef void (*tt_f_Barrier_t)(MPI_Fint *comm, MPI_Fint *ierr);
 static tt_f_Barrier_t f_Barrier;
@@ -3007,24 +3031,6 @@ void mpi_rsend_init_(void *buf, void *count, void *datatype, void *dest, void *t
 void mpi_rsend_init__(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr) __attribute__((alias("mpi_rsend_init_")));
 void mpi_rsend_init(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr) __attribute__((alias("mpi_rsend_init_")));
 void MPI_RSEND_INIT(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr) __attribute__((alias("mpi_rsend_init_")));
-
-typedef void (*tt_f_Cancel_t)(void *request, MPI_Fint *ierr);
-static tt_f_Cancel_t f_Cancel;
-void mpi_cancel_(void *request, MPI_Fint *ierr)
-{
-  if (!f_Cancel)
-    f_Cancel = (tt_f_Cancel_t)tt_fsym("cancel");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cancel, TT_UNSUP, TT_SITE(), 1)) {
-    f_Cancel(request, ierr);
-    return;
-  }
-  f_Cancel(request, ierr);
-  tt_leave(&c);
-}
-void mpi_cancel__(void *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
-void mpi_cancel(void *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
-void MPI_CANCEL(void *request, MPI_Fint *ierr) __attribute__((alias("mpi_cancel_")));
 
 typedef void (*tt_f_Mprobe_t)(void *source, void *tag, void *comm, void *message, void *status, MPI_Fint *ierr);
 static tt_f_Mprobe_t f_Mprobe;

@@ -38,6 +38,7 @@ enum tt_fn {
   TT_FN_Testany,
   TT_FN_Testsome,
   TT_FN_Request_free,
+  TT_FN_Cancel,
   TT_FN_Barrier,
   TT_FN_Bcast,
   TT_FN_Reduce,
@@ -83,7 +84,6 @@ enum tt_fn {
   TT_FN_Ssend_init,
   TT_FN_Bsend_init,
   TT_FN_Rsend_init,
-  TT_FN_Cancel,
   TT_FN_Mprobe,
   TT_FN_Improbe,
   TT_FN_Mrecv,
@@ -148,6 +148,7 @@ void tt_pre_Testsome(struct tt_call *c, int incount, MPI_Request array_of_reques
 void tt_post_Testsome(struct tt_call *c, int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
 void tt_pre_Request_free(struct tt_call *c, MPI_Request *request);
 void tt_post_Request_free(struct tt_call *c, MPI_Request *request);
+void tt_post_Cancel(struct tt_call *c, MPI_Request *request);
 void tt_post_Barrier(struct tt_call *c, MPI_Comm comm);
 void tt_post_Bcast(struct tt_call *c, void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 void tt_post_Reduce(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);

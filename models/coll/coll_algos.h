@@ -9,4 +9,22 @@
 /* Open MPI 4.1 alltoall decision (coll_select_default.c): algorithm number, and its name. */
 int coll_ompi_alltoall_alg(int n, long bytes_per_peer);
 const char *coll_alltoall_alg_name(int alg);
+/* One row of an Open MPI decision table: for communicators smaller than max_n (0: any),
+ * the algorithm alg[k] of the first limit lim[k] exceeding the byte count, else alg[n]. */
+typedef struct coll_row {
+  int max_n;          /* row applies when size < max_n; 0 = every size */
+  int n;              /* number of limits */
+  int64_t lim[10];    /* byte limits, increasing */
+  signed char alg[11]; /* algorithm numbers (1-based, index into the selector's names) */
+} coll_row;
+/* Algorithm number of the first row of rows[0..nrows) applying to size n and bytes b. */
+int coll_decide(const coll_row *rows, size_t nrows, int n, int64_t b);
+/* Bytes of data of a reduce_scatter/allgatherv (sum of its per-rank byte counts). */
+int64_t coll_sum(const int64_t *v, int n);
+/* Largest power of two <= n (n >= 1). */
+int coll_pof2_floor(int n);
+/* Open MPI's COLL_TUNED_COMPUTED_SEGCOUNT: elements per segment of segsize bytes. */
+int64_t coll_segcount(int64_t segsize, int dtsize, int64_t count);
+void coll_by_ompi(const coll_args *a, coll_prog *p);
+void coll_by_mpich(const coll_args *a, coll_prog *p);
 #endif

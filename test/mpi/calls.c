@@ -159,6 +159,11 @@ static void tests(void) {
     MPI_Test(&a[0], &flag, MPI_STATUS_IGNORE); E("test %d %d 20", left, me);
   }
   MPI_Wait(&a[1], MPI_STATUS_IGNORE); E("wait %d %d 20", me, right);
+  /* a cancelled ANY_SOURCE receive: its line (held until then) becomes a comment */
+  MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 60, MPI_COMM_WORLD, &a[0]);
+  MPI_Cancel(&a[0]);
+  MPI_Wait(&a[0], MPI_STATUS_IGNORE);
+  fprintf(ex, "# irecv -555 60 4\n");
 }
 
 static void persistent(void) {
