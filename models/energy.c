@@ -186,12 +186,43 @@ static void on_start(void *ctx, int np, const int *host_of) {
   }
 }
 
-/* Would SimGrid's plugin update rank r's host when r goes from r->act to act? */
-static int simgrid_updates(const energy *en, const en_rank *r, obs_activity act) {
+/* Does blocking inside MPI, for rank r in its current action, start a single wait
+ * (MPI_Wait, blocking send/recv: SimGrid then starts a sleep(-1) on the host, an
+ * update) rather than a waitall/waitany (no update)? From the trace action and SimGrid's
+ * default collective algorithms (SMPI_MODEL.md section 7): binomial bcast and the
+ * non-roots of the ompi linear barrier block in single waits; allreduce is a linear
+ * (waitall) reduce then a bcast: a non-root's first blocking period is its reduce
+ * waitall (one request), the later ones the bcast's; the root's waitall may block
+ * several times, so its (short) bcast sends are not told apart: it learns its pstate
+ * at the allreduce's computation. The other collectives are linear nonblocking ones
+ * (waitall). With another selector this is an approximation. */
+static int single_wait(const en_rank *r, int rank) {
+  switch (r->op) {
+  case TRACE_SEND:
+  case TRACE_RECV:
+  case TRACE_WAIT:
+  case TRACE_BCAST:
+    return 1;
+  case TRACE_BARRIER:
+    return rank != 0;
+  case TRACE_ALLREDUCE:
+    return rank != 0 && r->nmpi > 1;
+  default:
+    return 0;
+  }
+}
+
+/* Would SimGrid's plugin update rank r's host (and so learn its pstate) when r goes
+ * from r->act to act at now? See "SimGrid compatibility" at the top of this file. */
+static int simgrid_updates(const energy *en, const en_rank *r, int rank, obs_activity act, double now) {
   if (act == OBS_COMPUTE || (act == OBS_MPI && r->probe))
-    return 1; /* an execution starts */
+    return 1; /* an execution starts: always */
+  if (now <= 0)
+    return 0; /* the other updates happen only once the clock has advanced */
   if (r->act == OBS_SLEEP)
     return 1; /* a sleep ends */
+  if (act == OBS_MPI)
+    return single_wait(r, rank);
   return r->act == OBS_MPI && (r->op == TRACE_TEST || r->op < 0 || en->mpi_sleeps);
 }
 
@@ -202,7 +233,9 @@ static void on_activity(void *ctx, int rank, obs_activity act, double now) {
     return;
   en_host *h = &en->hosts[r->host];
   advance(h, now);
-  if (!h->synced && simgrid_updates(en, r, act))
+  if (act == OBS_MPI)
+    r->nmpi++;
+  if (!h->synced && simgrid_updates(en, r, rank, act, now))
     h->synced = 1;
   count(h, r, -1);
   r->act = act;
@@ -215,6 +248,7 @@ static void on_action_begin(void *ctx, int rank, const trace_action *a, double n
   en_rank *r = &((energy *)ctx)->ranks[rank];
   r->op = (int)a->op;
   r->probe = a->op == TRACE_RECV && a->count < 0;
+  r->nmpi = 0;
 }
 
 static void on_action_end(void *ctx, int rank, const trace_action *a, int category, double start, double now) {

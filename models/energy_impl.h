@@ -68,6 +68,7 @@ typedef struct en_rank {
   size_t slot;       /* index of the innermost region's slot in the host's slots */
   int op;            /* trace op of the current action, -1 before the first one */
   int probe;         /* 1 inside a recv with a negative count (MPI_Probe: iprobe executions) */
+  int nmpi;          /* OBS_MPI periods begun in the current action */
 } en_rank;
 
 /* A change of a host's power: from time t on, host draws w watts. */

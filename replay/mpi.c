@@ -15,8 +15,8 @@
 #include <stdlib.h>
 
 typedef struct mbox {
-  uint64_t key;          /* (dst, src, tag) packed; 0 = free slot */
-  int32_t dst, src, tag;
+  uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
+  int32_t dst, src, tag, comm;
   mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
 } mbox;
 
@@ -77,8 +77,9 @@ void mpi_free(mpi_world *w) {
 
 /* ====== mailbox table ====== */
 
-static uint64_t box_key(int dst, int src, int tag) {
-  return (((uint64_t)(uint32_t)dst << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint64_t)(uint32_t)tag) * 0x9E3779B97F4A7C15ull | 1;
+static uint64_t box_key(int dst, int src, int tag, int comm) {
+  uint64_t k = ((uint64_t)(uint32_t)dst << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint64_t)(uint32_t)tag;
+  return (k ^ ((uint64_t)(uint32_t)comm << 52) ^ ((uint64_t)(uint32_t)comm * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull | 1;
 }
 
 static void rehash(mpi_world *w) {
@@ -96,19 +97,19 @@ static void rehash(mpi_world *w) {
   w->cap = ncap;
 }
 
-static mbox *get_box(mpi_world *w, int dst, int src, int tag) {
+static mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
   if (2 * (w->nboxes + 1) > w->cap)
     rehash(w);
-  uint64_t key = box_key(dst, src, tag);
+  uint64_t key = box_key(dst, src, tag, comm);
   size_t j = (size_t)(key >> 7) & (w->cap - 1);
   for (;; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
     if (!b->key) {
-      *b = (mbox){.key = key, .dst = dst, .src = src, .tag = tag};
+      *b = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
       w->nboxes++;
       return b;
     }
-    if (b->key == key && b->dst == dst && b->src == src && b->tag == tag)
+    if (b->key == key && b->dst == dst && b->src == src && b->tag == tag && b->comm == comm)
       return b;
   }
 }
@@ -178,19 +179,19 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   }
 }
 
-static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int64_t bytes, int recv, long line) {
+static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
   mpi_req *r = x_calloc(1, sizeof *r);
-  *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .bytes = bytes, .recv = (uint8_t)recv,
+  *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = eng_now(w->e)};
   return r;
 }
 
-mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
-  mpi_req *s = req_new(w, src, dst, tag, bytes, 0, line);
+mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
+  mpi_req *s = req_new(w, src, dst, tag, comm, bytes, 0, line);
   s->detached = bytes < w->cfg->detached_thresh;
   if (s->detached)
     s->complete = 1;
-  mbox *b = get_box(w, dst, src, tag);
+  mbox *b = get_box(w, dst, src, tag, comm);
   w->unmatched++;
   if (b->head && b->head->recv) {
     mpi_req *r = dequeue(b);
@@ -203,9 +204,9 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, l
   return s;
 }
 
-mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line) {
-  mpi_req *r = req_new(w, src, dst, tag, bytes, 1, line);
-  mbox *b = get_box(w, dst, src, tag);
+mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
+  mpi_req *r = req_new(w, src, dst, tag, comm, bytes, 1, line);
+  mbox *b = get_box(w, dst, src, tag, comm);
   w->unmatched++;
   if (b->head && !b->head->recv) {
     mpi_req *s = dequeue(b);
@@ -218,8 +219,8 @@ mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, l
   return r;
 }
 
-int64_t mpi_probe(mpi_world *w, int src, int dst, int tag) {
-  mbox *b = get_box(w, dst, src, tag);
+int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm) {
+  mbox *b = get_box(w, dst, src, tag, comm);
   return b->head && !b->head->recv ? b->head->bytes : -1;
 }
 

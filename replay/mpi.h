@@ -15,6 +15,7 @@
 
 typedef struct mpi_req {
   int32_t src, dst, tag;      /* world ranks and tag */
+  int32_t comm;               /* communicator (global id, 0: world): part of the matching key */
   int64_t bytes;              /* posted size (a receive's may exceed the message) */
   int64_t real_bytes;         /* receive: the message's size once matched */
   uint8_t recv;               /* 1: receive request */
@@ -46,10 +47,10 @@ void mpi_free(mpi_world *w);
 
 /* Posts a send of bytes from src to dst with tag (the overhead sleeps are the caller's:
  * see mpi_send_overhead). The returned request belongs to the caller (one reference). */
-mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line);
-mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int64_t bytes, long line);
+mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
+mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
 /* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
-int64_t mpi_probe(mpi_world *w, int src, int dst, int tag);
+int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm);
 /* Drops the caller's reference. */
 void mpi_req_release(mpi_world *w, mpi_req *r);
 

@@ -29,7 +29,8 @@ enum rop_kind {
   OP_WAITALL_STORE, /* trace waitall */
   OP_WAITALL_END,   /* end of trace: wait the last request of each store key */
   OP_PROBE,         /* recv with negative size: probe loop, then the receive */
-  OP_INIT           /* init: default datatype and timer origin */
+  OP_INIT,          /* init: default datatype and timer origin */
+  OP_COMM_CREATE    /* comm_split / comm_dup (tir extension): peer COLOR, peer2 KEY */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4 };
@@ -44,12 +45,15 @@ static rop *push(rank *r, int kind) {
   return o;
 }
 
+static int cur_comm; /* communicator of the ops being pushed (set by expand) */
+
 static void push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
   rop *o = push(r, kind);
   o->flags = (uint8_t)flags;
   o->peer = peer;
   o->tag = tag;
   o->bytes = bytes;
+  o->comm = cur_comm;
 }
 
 static void push_amount(rank *r, int kind, double amount) { push(r, kind)->amount = amount; }
@@ -63,22 +67,23 @@ static int dtsize(replay_ctx *x, int dt) {
   return dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
 }
 
-/* Converts a collective's program (communicator = world) into rops. */
-static void push_prog(rank *r, const coll_prog *p) {
+/* Converts a collective's program on communicator cm into rops (peers: world ranks). */
+static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
   for (size_t i = 0; i < p->n; i++) {
     const coll_op *c = &p->ops[i];
+    int peer = cm->members[c->peer];
     switch (c->op) {
     case COLL_OP_ISEND:
-      push_p2p(r, OP_SEND, ROP_ISEND, c->peer, c->tag, c->bytes);
+      push_p2p(r, OP_SEND, ROP_ISEND, peer, c->tag, c->bytes);
       break;
     case COLL_OP_IRECV:
-      push_p2p(r, OP_RECV, 0, c->peer, c->tag, c->bytes);
+      push_p2p(r, OP_RECV, 0, peer, c->tag, c->bytes);
       break;
     case COLL_OP_SEND:
-      push_p2p(r, OP_SEND, ROP_BLOCKING, c->peer, c->tag, c->bytes);
+      push_p2p(r, OP_SEND, ROP_BLOCKING, peer, c->tag, c->bytes);
       break;
     case COLL_OP_RECV:
-      push_p2p(r, OP_RECV, ROP_BLOCKING, c->peer, c->tag, c->bytes);
+      push_p2p(r, OP_RECV, ROP_BLOCKING, peer, c->tag, c->bytes);
       break;
     case COLL_OP_WAITEACH:
       push(r, OP_WAITEACH);
@@ -89,16 +94,48 @@ static void push_prog(rank *r, const coll_prog *p) {
   }
 }
 
-static void vec_bytes(replay_ctx *x, const int64_t *v, int dt, int64_t **out) {
+/* Byte vector of a count vector (np entries: nvec <= np are the communicator's). */
+static void vec_bytes(replay_ctx *x, const int64_t *v, int n, int dt, int64_t **out) {
   *out = x_realloc(*out, (size_t)x->np * sizeof **out);
-  for (int i = 0; i < x->np; i++)
+  for (int i = 0; i < n; i++)
     (*out)[i] = nbytes(x, v[i], dt);
+}
+
+/* The communicator of the current action, checked against its `comm=ID:SIZE` token;
+ * NULL after reporting an error. */
+static const comm_t *action_comm(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (a->comm == 0)
+    return comm_get(x->comms, 0);
+  int g = (size_t)a->comm < r->nlcomm ? r->lcomm[a->comm] : -1;
+  const comm_t *c = g >= 0 ? comm_get(x->comms, g) : NULL;
+  if (!c)
+    replay_fail(x, "%s:%ld: rank %d has no communicator %d (not created by a comm_split/comm_dup of its "
+                "trace, or MPI_COMM_NULL): '%s'", a->file, a->line, r->id, a->comm, a->text);
+  else if (c->size != a->comm_size)
+    replay_fail(x, "%s:%ld: communicator %d of rank %d has %d members, the trace says %d: '%s'", a->file,
+                a->line, a->comm, r->id, c->size, a->comm_size, a->text);
+  else
+    return c;
+  return NULL;
 }
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const trace_action *a = &r->act;
-  coll_args c = {.kind = kind, .rank = r->id, .size = x->np, .root = a->peer, .count = a->count,
-                 .node_of = x->host_of};
+  const comm_t *cm = action_comm(x, r);
+  if (!cm)
+    return;
+  if (a->peer < 0 || ((kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
+                       kind == COLL_SCATTER || kind == COLL_SCATTERV) && a->peer >= cm->size)) {
+    replay_fail(x, "%s:%ld: root %d is not a rank of the communicator (size %d): '%s'", a->file, a->line,
+                a->peer, cm->size, a->text);
+    return;
+  }
+  for (int k = 0; k < cm->size; k++)
+    x->scratch[k] = x->host_of[cm->members[k]];
+  cur_comm = cm->id;
+  coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = a->peer, .count = a->count,
+                 .node_of = x->scratch};
   c.dtsize = dtsize(x, a->dtype);
   c.sbytes = nbytes(x, a->count, a->dtype);
   c.rbytes = c.sbytes;
@@ -111,29 +148,29 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     break;
   case COLL_GATHERV:
   case COLL_ALLGATHERV:
-    vec_bytes(x, a->vec, a->dtype2, &r->vbytes);
+    vec_bytes(x, a->vec, a->nvec, a->dtype2, &r->vbytes);
     c.rcounts = r->vbytes;
     break;
   case COLL_SCATTERV:
-    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
     c.scounts = r->vbytes;
     c.rbytes = nbytes(x, a->count2, a->dtype2);
     break;
   case COLL_ALLTOALLV:
-    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
-    vec_bytes(x, a->vec2, a->dtype2, &r->vbytes2);
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec2, a->nvec, a->dtype2, &r->vbytes2);
     c.scounts = r->vbytes;
     c.rcounts = r->vbytes2;
     break;
   case COLL_REDUCE_SCATTER:
-    vec_bytes(x, a->vec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
     c.rcounts = r->vbytes;
     break;
   default:
     break;
   }
   coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-  push_prog(r, &r->prog);
+  push_prog(r, &r->prog, cm);
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */
   if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
        kind == COLL_EXSCAN) && a->amount != 0)
@@ -157,6 +194,13 @@ static void expand(replay_ctx *x, rank *r) {
   r->phase = 0;
   r->category = 1;
   r->logged = 1;
+  cur_comm = 0;
+  if (a->comm != 0 && !coll_of[a->op]) {
+    const comm_t *cm = action_comm(x, r);
+    if (!cm)
+      return;
+    cur_comm = cm->id;
+  }
   switch (a->op) {
   case TRACE_INIT:
     push(r, OP_INIT)->flags = (uint8_t)a->has_arg;
@@ -169,9 +213,18 @@ static void expand(replay_ctx *x, rank *r) {
     r->logged = 0;
     r->category = -1;
     return;
-  case TRACE_COMM_SIZE:
   case TRACE_COMM_SPLIT:
   case TRACE_COMM_DUP:
+    r->category = -1;
+    if (a->has_arg) {
+      rop *o = push(r, OP_COMM_CREATE);
+      o->peer = a->op == TRACE_COMM_SPLIT ? a->peer : 0;
+      o->peer2 = a->op == TRACE_COMM_SPLIT ? a->peer2 : -1; /* dup: key = parent rank */
+      o->bytes = a->count;
+      o->comm = cur_comm;
+    }
+    return;
+  case TRACE_COMM_SIZE:
   case TRACE_LOCATION:
     r->category = -1;
     return;
@@ -213,6 +266,7 @@ static void expand(replay_ctx *x, rank *r) {
     o->peer = a->peer;
     o->peer2 = a->peer2;
     o->tag = a->tag;
+    o->comm = cur_comm;
     r->category = 2;
     return;
   }
@@ -229,9 +283,9 @@ static void expand(replay_ctx *x, rank *r) {
 
 /* ====== request store (trace-level isend/irecv requests) ====== */
 
-static store_list *store_find(rank *r, int src, int dst, int tag, int create) {
+static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
   for (size_t i = 0; i < r->nstore; i++)
-    if (r->store[i].src == src && r->store[i].dst == dst && r->store[i].tag == tag)
+    if (r->store[i].src == src && r->store[i].dst == dst && r->store[i].tag == tag && r->store[i].comm == comm)
       return &r->store[i];
   if (!create)
     return NULL;
@@ -241,18 +295,19 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int create) {
   l->src = src;
   l->dst = dst;
   l->tag = tag;
+  l->comm = comm;
   return l;
 }
 
-static void store_add(rank *r, int src, int dst, int tag, mpi_req *q) {
-  store_list *l = store_find(r, src, dst, tag, 1);
+static void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
+  store_list *l = store_find(r, src, dst, tag, comm, 1);
   x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
   l->reqs[l->n++] = q;
 }
 
 /* Pops the first request of key; *found = 0 when the key has no list. */
-static mpi_req *store_pop(rank *r, int src, int dst, int tag, int *found) {
-  store_list *l = store_find(r, src, dst, tag, 0);
+static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *found) {
+  store_list *l = store_find(r, src, dst, tag, comm, 0);
   *found = l && l->n > 0;
   if (!*found)
     return NULL;
@@ -406,9 +461,9 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
       return sleep_for(x, r, ov);
   }
   if (r->phase == 1) {
-    mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->bytes, r->act.line);
+    mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     if (o->flags & ROP_STORE) {
-      store_add(r, r->id, o->peer, o->tag, q);
+      store_add(r, r->id, o->peer, o->tag, o->comm, q);
       return 1;
     }
     if (!(o->flags & ROP_BLOCKING)) {
@@ -424,9 +479,9 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
 
 static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->bytes, r->act.line);
+    mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (o->flags & ROP_STORE) {
-      store_add(r, o->peer, r->id, o->tag, q);
+      store_add(r, o->peer, r->id, o->tag, o->comm, q);
       return 1;
     }
     if (!(o->flags & ROP_BLOCKING)) {
@@ -448,7 +503,7 @@ static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
       return -1;
     }
     int found;
-    r->cur = store_pop(r, o->peer, o->peer2, o->tag, &found);
+    r->cur = store_pop(r, o->peer, o->peer2, o->tag, o->comm, &found);
     if (!r->cur)
       return 1;
     r->phase = 2;
@@ -459,7 +514,7 @@ static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
 static int do_test_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     int found;
-    r->cur = store_pop(r, o->peer, o->peer2, o->tag, &found);
+    r->cur = store_pop(r, o->peer, o->peer2, o->tag, o->comm, &found);
     if (!r->cur)
       return 1;
     r->phase = 1;
@@ -470,13 +525,13 @@ static int do_test_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 1) {
     mpi_req *q = r->cur;
     if (!q->complete) {
-      store_add(r, q->src, q->dst, q->tag, q);
+      store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
       if (x->o->cfg.grow_injected)
         x->test_nsleeps++;
       return 1;
     }
-    store_add(r, q->src, q->dst, q->tag, NULL);
+    store_add(r, q->src, q->dst, q->tag, q->comm, NULL);
     x->test_nsleeps = 1;
     r->cur = NULL;
     double ov = finish_req(x, q);
@@ -488,6 +543,47 @@ static int do_test_store(replay_ctx *x, rank *r, rop *o) {
 }
 
 static int do_probe(replay_ctx *x, rank *r, rop *o);
+
+static void set_lcomm(rank *r, int local, int global) {
+  if (local < 1)
+    return;
+  if ((size_t)local >= r->nlcomm) {
+    r->lcomm = x_realloc(r->lcomm, ((size_t)local + 1) * sizeof *r->lcomm);
+    for (size_t i = r->nlcomm; i <= (size_t)local; i++)
+      r->lcomm[i] = -1;
+    r->nlcomm = (size_t)local + 1;
+  }
+  r->lcomm[local] = global;
+}
+
+/* comm_split / comm_dup: collective over the parent, no simulated time; the rank waits
+ * until every member of the parent has called it (MPI's semantics, with zero cost). */
+static int do_comm_create(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 1) {
+    if (r->comm_wait)
+      return block_wait(x, r);
+    return 1;
+  }
+  const comm_t *p = comm_get(x->comms, o->comm);
+  int crank = p->rank_of[r->id];
+  r->new_comm = (int)o->bytes;
+  r->phase = 1;
+  if (!comm_create_arrive(x->comms, p->id, crank, o->peer, o->peer2 < 0 ? crank : o->peer2, x->scratch)) {
+    r->comm_wait = 1;
+    return block_wait(x, r);
+  }
+  p = comm_get(x->comms, o->comm);
+  for (int i = 0; i < p->size; i++) {
+    rank *m = &x->ranks[p->members[i]];
+    set_lcomm(m, m->new_comm, x->scratch[i]);
+    if (m != r && m->comm_wait) {
+      m->comm_wait = 0;
+      replay_note_activity(x, m->id, OBS_IDLE);
+      replay_enqueue(x, m->id);
+    }
+  }
+  return 1;
+}
 
 static int step(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
@@ -524,6 +620,8 @@ static int step(replay_ctx *x, rank *r, rop *o) {
     return 0;
   case OP_PROBE:
     return do_probe(x, r, o);
+  case OP_COMM_CREATE:
+    return do_comm_create(x, r, o);
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
     r->init_time = eng_now(x->e);
@@ -545,7 +643,7 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
     return done;
   }
   if (r->phase == 1) {
-    int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag);
+    int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag, o->comm);
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
       o->bytes = bytes;
@@ -604,7 +702,8 @@ static int next_action(replay_ctx *x, rank *r) {
     if (x->o->cfg.finalization_barrier) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
       coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
-      push_prog(r, &r->prog);
+      cur_comm = 0;
+      push_prog(r, &r->prog, comm_get(x->comms, 0));
     }
     return 1;
   }
@@ -658,6 +757,7 @@ void rank_free(rank *r) {
   free(r->store);
   free(r->vbytes);
   free(r->vbytes2);
+  free(r->lcomm);
   coll_prog_free(&r->prog);
 }
 

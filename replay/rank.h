@@ -19,12 +19,13 @@ typedef struct rop {
   uint8_t kind;  /* rop_kind (rank.c) */
   uint8_t flags; /* ROP_* */
   int32_t peer, peer2, tag;
+  int32_t comm;  /* global communicator id (0: world) */
   int64_t bytes;
   double amount; /* flops or seconds */
 } rop;
 
 typedef struct store_list {
-  int32_t src, dst, tag;
+  int32_t src, dst, tag, comm;
   mpi_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
   size_t n, cap;
 } store_list;
@@ -59,6 +60,10 @@ typedef struct rank {
   coll_prog prog;       /* scratch for collective programs */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
+  int *lcomm;           /* the rank's communicator ids -> global ids (-1: none) */
+  size_t nlcomm;
+  int comm_wait;        /* blocked in a communicator creation */
+  int new_comm;         /* local id the pending creation gives its communicator */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -189,6 +189,8 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
     }
   x->ranks = x_calloc((size_t)x->np, sizeof *x->ranks);
   x->runq = x_malloc((size_t)(x->np + 1) * sizeof *x->runq);
+  x->comms = comm_reg_new(x->np);
+  x->scratch = x_malloc((size_t)x->np * sizeof *x->scratch);
   x->dt_default = 1;
   x->test_nsleeps = x->iprobe_nsleeps = 1;
   return 0;
@@ -200,6 +202,8 @@ static void teardown(replay_ctx *x) {
       rank_free(&x->ranks[i]);
   free(x->ranks);
   free(x->runq);
+  comm_reg_free(x->comms);
+  free(x->scratch);
   mpi_free(x->w);
   eng_free(x->e);
   trace_close(x->t);

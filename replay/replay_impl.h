@@ -2,6 +2,7 @@
 #ifndef TIR_REPLAY_IMPL_H
 #define TIR_REPLAY_IMPL_H
 
+#include "comm.h"
 #include "rank.h"
 
 struct replay_ctx {
@@ -19,6 +20,8 @@ struct replay_ctx {
   int test_nsleeps;   /* SimGrid's process-wide MPI_Test sleep multiplier */
   int iprobe_nsleeps; /* and MPI_Iprobe's */
   int sel;            /* collective selector index */
+  comm_reg *comms;    /* communicators (world + tir's extension) */
+  int *scratch;       /* np ints: communicator creations, per-communicator host maps */
   int failed;         /* a fatal error happened: err holds it */
   char err[2048];
   double last_end;    /* simulated time of the last rank's end */

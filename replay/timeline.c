@@ -274,8 +274,10 @@ static int write_all(timeline *t, char *err, size_t errlen) {
     on_start(t, 0, NULL);
   if (t->fmt->header)
     t->fmt->header(t);
-  if (t->sort && tl_sort_write(t->sort, t->out) < 0)
+  errno = 0;
+  if ((t->sort && tl_sort_write(t->sort, t->out) < 0) || fflush(t->out) != 0 || ferror(t->out))
     return x_err(err, errlen, "%s: cannot write: %s", t->path, strerror(errno ? errno : EIO));
+  /* side files (Paraver's) only once the main file is known to be written */
   return t->fmt->finish ? t->fmt->finish(t, err, errlen) : 0;
 }
 

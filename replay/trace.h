@@ -82,6 +82,9 @@ typedef enum trace_op {
  *  init:                      has_arg = 1 when an argument is present (default type DOUBLE)
  *  location:                  str = FILE, count = LINE
  *  region, region_end:        str = NAME (region_end: may be NULL)
+ *  comm_split (tir form):     peer = COLOR, peer2 = KEY, count = NEWID, has_arg = 1
+ *  comm_dup (tir form):       count = NEWID, has_arg = 1
+ *                             (SimGrid's argument-less forms: has_arg = 0, no-ops)
  * Unused fields are 0 / NULL; absent datatypes are TRACE_DT_DEFAULT. */
 typedef struct trace_action {
   trace_op op;
@@ -90,7 +93,10 @@ typedef struct trace_action {
   int tag;
   int dtype, dtype2;
   int has_arg;
-  int nvec;         /* length of vec and vec2 (= np) when used */
+  int nvec;         /* length of vec and vec2 (the communicator's size) when used */
+  int comm;         /* tir extension: communicator id local to the rank, 0 = MPI_COMM_WORLD
+                       (a trailing `comm=ID:SIZE` token; see doc/communicators.md) */
+  int comm_size;    /* that communicator's size as the trace states it (np for the world) */
   int64_t count, count2;
   double amount;
   int64_t *vec, *vec2;

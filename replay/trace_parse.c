@@ -38,7 +38,8 @@
 #define W_FRACTION 2u /* warned: fractional count truncated */
 
 struct trace_parser {
-  int np;                   /* ranks: length of the count vectors */
+  int np;                   /* length of the count vectors of the line being parsed */
+  int np_world;             /* ranks (np of the world communicator) */
   trace_opts opts;          /* strictness and warning callback */
   unsigned *warned;         /* kinds of warning already given (shared or own_warned) */
   unsigned own_warned;      /* used when the creator passed no shared bit set */
@@ -89,14 +90,15 @@ static int pf_reducescatter(trace_parser *, trace_action *, char *, size_t);
 static int pf_alltoallv(trace_parser *, trace_action *, char *, size_t);
 static int pf_location(trace_parser *, trace_action *, char *, size_t);
 static int pf_region(trace_parser *, trace_action *, char *, size_t);
+static int pf_comm(trace_parser *, trace_action *, char *, size_t);
 
 /* Indexed by trace_op. Counts and usages follow SimGrid's CHECK_ACTION_PARAMS calls. */
 static const op_def ops[TRACE_NOPS] = {
   [TRACE_INIT] = {"init", 0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
   [TRACE_FINALIZE] = {"finalize", 0, -1, 0, R_NONE, "", pf_none},
   [TRACE_COMM_SIZE] = {"comm_size", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "[COLOR KEY NEWID]", pf_comm},
+  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "[NEWID]", pf_comm},
   [TRACE_COMPUTE] = {"compute", 1, 0, 0, R_NONE, "FLOPS", pf_amount},
   [TRACE_SLEEP] = {"sleep", 1, 0, 0, R_NONE, "SECONDS", pf_amount},
   [TRACE_SEND] = {"send", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
@@ -163,7 +165,7 @@ int trace_dtype_size(int id) {
 
 trace_parser *trace_parser_new(int np, const trace_opts *opts, unsigned *warned) {
   trace_parser *p = x_calloc(1, sizeof *p);
-  p->np = np > 0 ? np : 1;
+  p->np = p->np_world = np > 0 ? np : 1;
   if (opts)
     p->opts = *opts;
   p->warned = warned ? warned : &p->own_warned;
@@ -504,7 +506,7 @@ static int f_root(trace_parser *p, int k, int *out, char *err, size_t errlen) {
 static int f_vec(trace_parser *p, int k, const char *name, int64_t **vec, char *err,
                  size_t errlen) {
   if (!*vec)
-    *vec = x_calloc((size_t)p->np, sizeof **vec);
+    *vec = x_calloc((size_t)p->np_world, sizeof **vec);
   for (int i = 0; i < p->np; i++) {
     int v;
     if (f_int(p, k + i, name, &v, err, errlen) < 0)
@@ -814,6 +816,46 @@ static void clear_action(trace_action *a, const char *file, long lineno, const c
   a->file = file;
   a->line = lineno;
   a->text = text;
+  a->comm = 0;
+}
+
+/* tir's communicator extension: a last token `comm=ID:SIZE` names the communicator the
+ * action runs on (ID >= 1, local to the rank; SIZE its size, 1..np). It is removed from
+ * the arguments, and count vectors then have SIZE elements. Returns 0 or -1 (err). */
+static int comm_token(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  a->comm_size = p->np = p->np_world;
+  const char *t = p->argc > 2 ? p->argv[p->argc - 1] : NULL;
+  if (!t || strncmp(t, "comm=", 5))
+    return 0;
+  char *end;
+  long id = strtol(t + 5, &end, 10), size = *end == ':' ? strtol(end + 1, &end, 10) : -1;
+  if (*end || id < 1 || id > INT_MAX || size < 1 || size > p->np_world)
+    return perr(p, err, errlen, "bad communicator token '%s' (expected comm=ID:SIZE with ID >= 1 and "
+                "1 <= SIZE <= %d)", t, p->np_world);
+  a->comm = (int)id;
+  a->comm_size = p->np = (int)size;
+  p->argc--;
+  return 0;
+}
+
+/* comm_split COLOR KEY NEWID / comm_dup NEWID (tir); without arguments: SimGrid's no-op. */
+static int pf_comm(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int need = a->op == TRACE_COMM_SPLIT ? 3 : 1, id;
+  if (p->argc == 2)
+    return 0;
+  if ((int)p->argc - 2 < need)
+    return perr(p, err, errlen, "%s takes no argument (SimGrid) or %s, got %d", p->kw,
+                a->op == TRACE_COMM_SPLIT ? "COLOR KEY NEWID" : "NEWID", (int)p->argc - 2);
+  if (a->op == TRACE_COMM_SPLIT &&
+      (f_int(p, 1, "COLOR", &a->peer, err, errlen) < 0 || f_int(p, 2, "KEY", &a->peer2, err, errlen) < 0))
+    return -1;
+  if (f_int(p, need, "NEWID", &id, err, errlen) < 0)
+    return -1;
+  if (id < -1 || id == 0)
+    return perr(p, err, errlen, "%s NEWID must be >= 1 (or -1: MPI_COMM_NULL), got %d", p->kw, id);
+  a->count = id;
+  a->has_arg = 1;
+  return 0;
 }
 
 int trace_parse_line(trace_parser *p, const char *file, long lineno, const char *line,
@@ -836,6 +878,8 @@ int trace_parse_line(trace_parser *p, const char *file, long lineno, const char 
     return unknown_action(p, p->argv[1], err, errlen);
   a->op = (trace_op)op;
   p->kw = ops[op].name;
+  if (comm_token(p, a, err, errlen) < 0)
+    return -1;
   if (check_count(p, &ops[op], err, errlen) < 0 || ops[op].parse(p, a, err, errlen) < 0)
     return -1;
   return 1;

@@ -302,7 +302,7 @@ static void vector(vstate *v, const trace_action *a, const int64_t *vec, const c
 /* Counts, root and sequence hash of a collective. */
 static void collective(vstate *v, const trace_action *a, int rooted) {
   vrank *r = &v->ranks[a->rank];
-  if (rooted)
+  if (rooted && a->comm == 0)
     in_range(v, a, a->peer, "ROOT");
   if (a->op != TRACE_SCATTERV && a->op != TRACE_REDUCESCATTER)
     check_count(v, a, a->count, a->op == TRACE_ALLTOALLV ? "SENDBUFSIZE" : "COUNT");
@@ -310,6 +310,8 @@ static void collective(vstate *v, const trace_action *a, int rooted) {
     check_count(v, a, a->count2, a->op == TRACE_ALLTOALLV ? "RECVBUFSIZE" : "RECVCOUNT");
   vector(v, a, a->vec, "count vector element");
   vector(v, a, a->vec2, "count vector element");
+  if (a->comm != 0) /* sub-communicator collectives: only members call them */
+    return;
   r->ncoll[a->op]++;
   uint32_t w[2] = {(uint32_t)a->op, rooted ? (uint32_t)a->peer : 0xFFFFFFFFu};
   for (int i = 0; i < 2; i++)
