@@ -278,8 +278,9 @@ static void on_region(void *ctx, int rank, const char *name, double now) {
 static void on_finish(void *ctx, double now) {
   energy *en = ctx;
   for (int i = 0; i < en->nhosts; i++) {
-    advance(&en->hosts[i], now);
-    if (en->keep_log)
+    en_host *h = &en->hosts[i];
+    advance(h, now);
+    if (en->keep_log && (h->last_rec < 0 || en->log[h->last_rec].t != now))
       log_append(en, i, now); /* closes every host's step function */
   }
   en->end = now;

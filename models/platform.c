@@ -61,8 +61,10 @@ int plat_np_in_zone(const platform *p, int np, int z) {
 int plat_add_zone(platform *p, const char *name, const zone_ops *ops, int parent, char *err,
                   size_t errlen) {
   if (parent < 0 && p->nzones > 0)
-    return x_err(err, errlen, "a second top-level zone '%s': a platform has one root zone "
-                              "(put the others inside it)", name);
+    return x_err(err, errlen,
+                 "a second top-level zone '%s': a platform has one root zone "
+                 "(put the others inside it)",
+                 name);
   int np = add_np(p, name, NP_ZONE, parent, p->nzones, err, errlen);
   if (np < 0)
     return -1;

@@ -33,9 +33,10 @@ int plat_cluster_build(platform *p, int parent, const plat_cluster *c, char *err
 int cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
                  size_t errlen) {
   if (position >= c->nradicals)
-    return x_err(err, errlen, "cluster '%s': cannot create host number %d, the radical gives "
-                              "only %d (check the 'radical' attribute)", c->id, position,
-                 c->nradicals);
+    return x_err(err, errlen,
+                 "cluster '%s': cannot create host number %d, the radical gives "
+                 "only %d (check the 'radical' attribute)",
+                 c->id, position, c->nradicals);
   char *name = x_asprintf("%s%d%s", c->prefix, c->radicals[position], c->suffix);
   int h = plat_add_host(p, zone, name, c->speeds, c->nspeeds, c->cores, err, errlen);
   free(name);

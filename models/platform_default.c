@@ -27,14 +27,26 @@ platform *plat_default_cluster(int n) {
   for (int i = 0; i < n; i++)
     radicals[i] = i;
   double speed = unit(UNITS_SPEED, "1Gf");
-  plat_cluster c = {.id = "tir-default", .prefix = "node-", .suffix = "", .router_id = "",
-                    .radicals = radicals, .nradicals = n, .speeds = &speed, .nspeeds = 1,
-                    .cores = 1, .bw = unit(UNITS_BANDWIDTH, "125MBps"),
-                    .lat = unit(UNITS_TIME, "50us"), .split = 1, .policy = PLAT_SHARED,
+  plat_cluster c = {.id = "tir-default",
+                    .prefix = "node-",
+                    .suffix = "",
+                    .router_id = "",
+                    .radicals = radicals,
+                    .nradicals = n,
+                    .speeds = &speed,
+                    .nspeeds = 1,
+                    .cores = 1,
+                    .bw = unit(UNITS_BANDWIDTH, "125MBps"),
+                    .lat = unit(UNITS_TIME, "50us"),
+                    .split = 1,
+                    .policy = PLAT_SHARED,
                     .bb_bw = unit(UNITS_BANDWIDTH, "2.25GBps"),
-                    .bb_lat = unit(UNITS_TIME, "500us"), .bb_policy = PLAT_SHARED,
-                    .loopback_bw = unit(UNITS_BANDWIDTH, "10GBps"), .loopback_lat = 0.0,
-                    .topology = TOPO_FLAT, .topo_parameters = ""};
+                    .bb_lat = unit(UNITS_TIME, "500us"),
+                    .bb_policy = PLAT_SHARED,
+                    .loopback_bw = unit(UNITS_BANDWIDTH, "10GBps"),
+                    .loopback_lat = 0.0,
+                    .topology = TOPO_FLAT,
+                    .topo_parameters = ""};
   platform *p = plat_new("<built-in>");
   char err[256];
   if (plat_cluster_build(p, -1, &c, err, sizeof err) < 0 || plat_seal(p, err, sizeof err) != 0) {

@@ -91,8 +91,7 @@ typedef struct zone_ops {
   const char *name; /* routing name, as in <zone routing="..."> */
   /* Adds a declared route; -1 with a message (no position) if the zone refuses it.
    * NULL: the zone accepts no route. */
-  int (*add_route)(platform *p, plat_zone *z, const plat_route_decl *d, char *err,
-                   size_t errlen);
+  int (*add_route)(platform *p, plat_zone *z, const plat_route_decl *d, char *err, size_t errlen);
   /* Called once, after the whole document was read (NULL: nothing to do). */
   int (*seal)(platform *p, plat_zone *z, char *err, size_t errlen);
   /* Adds the route between vertices src and dst (netpoints of z) to r and sets gw[0],
@@ -105,12 +104,12 @@ typedef struct zone_ops {
 } zone_ops;
 
 struct plat_zone {
-  char *name;         /* its netpoint's name */
+  char *name;          /* its netpoint's name */
   const zone_ops *ops; /* routing backend */
-  int parent;         /* zone index, -1 for the root */
-  int np;             /* its netpoint */
-  int depth;          /* 0 for the root */
-  int *vert;          /* netpoints by local id */
+  int parent;          /* zone index, -1 for the root */
+  int np;              /* its netpoint */
+  int depth;           /* 0 for the root */
+  int *vert;           /* netpoints by local id */
   int nvert;
   size_t cvert;
   int nchildren; /* sub-zones: > 0 means recursive routing (gateways) */
@@ -129,21 +128,21 @@ typedef struct plat_duplex {
 } plat_duplex;
 
 struct platform {
-  char *source;        /* file name, or "<built-in>" */
-  plat_host *hosts;    /* in creation order */
-  int *host_np;        /* netpoint of each host */
+  char *source;     /* file name, or "<built-in>" */
+  plat_host *hosts; /* in creation order */
+  int *host_np;     /* netpoint of each host */
   int nhosts;
   size_t chosts, chost_np;
-  plat_link *links;    /* in creation order */
+  plat_link *links; /* in creation order */
   int nlinks;
   size_t clinks;
-  plat_prop *config;   /* <config> props, document order, first value of a key kept */
+  plat_prop *config; /* <config> props, document order, first value of a key kept */
   int nconfig;
   size_t cconfig;
-  plat_np *nps;        /* netpoints, in creation order */
+  plat_np *nps; /* netpoints, in creation order */
   int nnps;
   size_t cnps;
-  plat_zone **zones;   /* zone 0 is the root */
+  plat_zone **zones; /* zone 0 is the root */
   int nzones;
   size_t czones;
   plat_duplex *duplex; /* split-duplex links */
@@ -171,12 +170,11 @@ int plat_add_router(platform *p, int zone, const char *name, char *err, size_t e
 int plat_add_link(platform *p, const char *name, double bw, double lat, plat_sharing policy,
                   char *err, size_t errlen);
 /* Creates name_UP and name_DOWN (SHARED); returns the duplex index. */
-int plat_add_duplex(platform *p, const char *name, double bw, double lat, char *err,
-                    size_t errlen);
+int plat_add_duplex(platform *p, const char *name, double bw, double lat, char *err, size_t errlen);
 /* Adds key=value to host h unless h already has key (SimGrid keeps the first). */
 void plat_host_set_prop(platform *p, int h, const char *key, const char *value);
 void plat_add_config(platform *p, const char *key, const char *value);
-int plat_get_model_loopback(platform *p); /* creates "__loopback__" on first use */
+int plat_get_model_loopback(platform *p);              /* creates "__loopback__" on first use */
 int plat_np_find(const platform *p, const char *name); /* -1 if none */
 /* 1 if netpoint np is zone z or lies (recursively) inside it. */
 int plat_np_in_zone(const platform *p, int np, int z);
@@ -222,17 +220,17 @@ typedef enum { TOPO_FLAT, TOPO_TORUS, TOPO_FAT_TREE, TOPO_DRAGONFLY } plat_topol
 
 typedef struct plat_cluster {
   const char *id, *prefix, *suffix;
-  const char *router_id;  /* "" for the default name */
-  const int *radicals;    /* host i is prefix radicals[i] suffix */
+  const char *router_id; /* "" for the default name */
+  const int *radicals;   /* host i is prefix radicals[i] suffix */
   int nradicals;
-  const double *speeds;   /* per pstate */
+  const double *speeds; /* per pstate */
   int nspeeds, cores;
-  double bw, lat;         /* private links and cables */
-  int split;              /* sharing_policy SPLITDUPLEX (else policy) */
+  double bw, lat; /* private links and cables */
+  int split;      /* sharing_policy SPLITDUPLEX (else policy) */
   plat_sharing policy;
-  double bb_bw, bb_lat;   /* backbone iff bb_bw > 0 or bb_lat > 0 (flat only) */
+  double bb_bw, bb_lat; /* backbone iff bb_bw > 0 or bb_lat > 0 (flat only) */
   plat_sharing bb_policy;
-  double limiter;         /* limiter_link bandwidth, 0 = none */
+  double limiter;                   /* limiter_link bandwidth, 0 = none */
   double loopback_bw, loopback_lat; /* loopback iff either > 0 */
   plat_topology topology;
   const char *topo_parameters;
@@ -246,8 +244,7 @@ int plat_cluster_build(platform *p, int parent, const plat_cluster *c, char *err
 int cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
                  size_t errlen);
 int cluster_loopback(platform *p, const plat_cluster *c, int position, char *err, size_t errlen);
-int cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err,
-                    size_t errlen);
+int cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err, size_t errlen);
 /* A cable of the topology: name_UP/name_DOWN when split, else one link both ways. */
 int cluster_cable(platform *p, const plat_cluster *c, const char *name, double bw, int ends[2],
                   char *err, size_t errlen);
@@ -310,8 +307,8 @@ void xattrs_free(xattrs *a);
 struct _xmlNode *xml_next(const struct _xmlNode *parent, struct _xmlNode *prev);
 const char *xml_name(const struct _xmlNode *n);
 /* A value with unit (warning if unit-less and not 0). what names it in messages. */
-int xml_unit(xml_ctx *x, const struct _xmlNode *n, units_kind kind, const char *s,
-             const char *what, double *out);
+int xml_unit(xml_ctx *x, const struct _xmlNode *n, units_kind kind, const char *s, const char *what,
+             double *out);
 
 int xml_host(xml_ctx *x, struct _xmlNode *n, int zone);
 int xml_router(xml_ctx *x, struct _xmlNode *n, int zone);

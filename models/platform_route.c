@@ -66,8 +66,8 @@ static int split_zones(const platform *p, int za, int zb, int *ca, int *cb) {
   return a;
 }
 
-static int local(const platform *p, int z, int src, int dst, plat_route *r, size_t base,
-                 int gw[2], char *err, size_t errlen) {
+static int local(const platform *p, int z, int src, int dst, plat_route *r, size_t base, int gw[2],
+                 char *err, size_t errlen) {
   gw[0] = gw[1] = -1;
   return p->zones[z]->ops->local_route(p, p->zones[z], src, dst, r, base, gw, err, errlen);
 }
@@ -115,8 +115,7 @@ int plat_route_np(const platform *p, int src, int dst, plat_route *r, size_t bas
   return rc;
 }
 
-int plat_get_route(const platform *p, int src, int dst, plat_route *r, char *err,
-                   size_t errlen) {
+int plat_get_route(const platform *p, int src, int dst, plat_route *r, char *err, size_t errlen) {
   if (src < 0 || src >= p->nhosts || dst < 0 || dst >= p->nhosts)
     return x_err(err, errlen, "no host #%d or #%d (the platform has %d hosts)", src, dst,
                  p->nhosts);

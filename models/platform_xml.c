@@ -179,7 +179,9 @@ int xml_unit(xml_ctx *x, const xmlNode *n, units_kind kind, const char *s, const
     return xml_fail(x, n, "bad %s: %s", what, msg);
   if (unitless && *out != 0)
     xml_warn(x, n, "deprecated unit-less value '%s' for %s (append %s)", s, what,
-             kind == UNITS_SPEED ? "'f' for flop/s" : kind == UNITS_BANDWIDTH ? "'Bps'" : "'s'");
+             kind == UNITS_SPEED       ? "'f' for flop/s"
+             : kind == UNITS_BANDWIDTH ? "'Bps'"
+                                       : "'s'");
   return 0;
 }
 
@@ -195,18 +197,27 @@ int xml_prop(xml_ctx *x, xmlNode *n, xattrs *a) {
 
 /* ==================================================================== zones */
 typedef struct zone_walk {
-  int zi;           /* the zone */
-  int is_cluster;   /* routing="Cluster": backbone, host_link and cabinet allowed */
-  int phase;        /* 0: props, 1: elements, 2: routes */
-  int content;      /* 0: unknown yet, 1: sub-zones, 2: hosts and routers */
+  int zi;            /* the zone */
+  int is_cluster;    /* routing="Cluster": backbone, host_link and cabinet allowed */
+  int phase;         /* 0: props, 1: elements, 2: routes */
+  int content;       /* 0: unknown yet, 1: sub-zones, 2: hosts and routers */
   xmlNode *backbone; /* the last <backbone> */
-  xmlNode **later;  /* <host_link> and <cabinet> elements, in document order */
+  xmlNode **later;   /* <host_link> and <cabinet> elements, in document order */
   int nlater;
   size_t clater;
 } zone_walk;
 
-enum zone_kind { Z_PROP, Z_HOST, Z_ROUTER, Z_CLUSTER_ONLY, Z_ZONE, Z_CLUSTER, Z_LINK, Z_ROUTE,
-                 Z_ZONE_ROUTE };
+enum zone_kind {
+  Z_PROP,
+  Z_HOST,
+  Z_ROUTER,
+  Z_CLUSTER_ONLY,
+  Z_ZONE,
+  Z_CLUSTER,
+  Z_LINK,
+  Z_ROUTE,
+  Z_ZONE_ROUTE
+};
 
 /* Element, the phase it belongs to, the content it implies (0: either), its handler. */
 static const struct {
@@ -237,9 +248,11 @@ static int refused(xml_ctx *x, xmlNode *n) {
   if (!strcmp(e, "storage") || !strcmp(e, "storage_type") || !strcmp(e, "mount") ||
       !strcmp(e, "include"))
     return xml_fail(x, n, "<%s> was removed from SimGrid's platforms", e);
-  return xml_fail(x, n, "unknown element <%s> in a zone (expected prop, host, router, link, "
-                        "backbone, cabinet, host_link, zone, cluster, route, zoneRoute, trace "
-                        "or trace_connect)", e);
+  return xml_fail(x, n,
+                  "unknown element <%s> in a zone (expected prop, host, router, link, "
+                  "backbone, cabinet, host_link, zone, cluster, route, zoneRoute, trace "
+                  "or trace_connect)",
+                  e);
 }
 
 /* Checks that n may come now in the zone (SimGrid's DTD order). */
@@ -247,12 +260,14 @@ static int place(xml_ctx *x, zone_walk *w, xmlNode *n, int phase, int content) {
   const char *zn = x->p->zones[w->zi]->name;
   if (phase < w->phase)
     return phase == 0 ? xml_fail(x, n, "<prop> must come first in zone '%s'", zn)
-                      : xml_fail(x, n, "<%s> after a route in zone '%s': declare hosts, "
-                                       "routers, links and sub-zones before the routes",
+                      : xml_fail(x, n,
+                                 "<%s> after a route in zone '%s': declare hosts, "
+                                 "routers, links and sub-zones before the routes",
                                  xml_name(n), zn);
   if (content && w->content && content != w->content)
-    return xml_fail(x, n, "<%s> in zone '%s', which already has %s (a zone holds either "
-                          "sub-zones joined by zoneRoutes, or hosts and routers joined by routes)",
+    return xml_fail(x, n,
+                    "<%s> in zone '%s', which already has %s (a zone holds either "
+                    "sub-zones joined by zoneRoutes, or hosts and routers joined by routes)",
                     xml_name(n), zn, w->content == 1 ? "sub-zones" : "hosts or routers");
   w->phase = phase;
   if (content)
@@ -341,8 +356,10 @@ static const zone_ops *routing_ops(xml_ctx *x, xmlNode *n, const char *routing) 
   if (strcasecmp(routing, "Vivaldi") == 0 || strcasecmp(routing, "Wifi") == 0)
     xml_fail(x, n, "routing \"%s\" is not supported by tir", routing);
   else
-    xml_fail(x, n, "unknown routing \"%s\" (expected Full, Floyd, Dijkstra, DijkstraCache, "
-                   "Cluster or None)", routing);
+    xml_fail(x, n,
+             "unknown routing \"%s\" (expected Full, Floyd, Dijkstra, DijkstraCache, "
+             "Cluster or None)",
+             routing);
   return NULL;
 }
 
@@ -393,8 +410,10 @@ static int check_version(xml_ctx *x, xmlNode *n, const char *v) {
     return xml_fail(x, n, "platform version '%s' is not a number (expected version=\"4.1\")", v);
   long version = (long)(100.0 * d + (d >= 0 ? 0.5 : -0.5));
   if (version < 400)
-    return xml_fail(x, n, "platform version %s is too old (expected 4 or 4.1; SimGrid's "
-                          "simgrid_update_xml converts old files)", v);
+    return xml_fail(x, n,
+                    "platform version %s is too old (expected 4 or 4.1; SimGrid's "
+                    "simgrid_update_xml converts old files)",
+                    v);
   if (version > 410)
     return xml_fail(x, n, "platform version %s comes from the future (expected 4 or 4.1)", v);
   return 0;
@@ -403,8 +422,9 @@ static int check_version(xml_ctx *x, xmlNode *n, const char *v) {
 /* A child of <platform>; phase as in zone_walk (config first, deployment last). */
 static int platform_child(xml_ctx *x, xmlNode *c, int *phase) {
   const char *e = xml_name(c);
-  int ph = !strcmp(e, "config") || !strcmp(e, "random") ? 0
-           : !strcmp(e, "actor") || !strcmp(e, "process") ? 2 : 1;
+  int ph = !strcmp(e, "config") || !strcmp(e, "random")   ? 0
+           : !strcmp(e, "actor") || !strcmp(e, "process") ? 2
+                                                          : 1;
   if (ph < *phase)
     return xml_fail(x, c, "<%s> must come before the zones in <platform>", e);
   *phase = ph;
@@ -423,8 +443,10 @@ static int platform_child(xml_ctx *x, xmlNode *c, int *phase) {
   else if (!strcmp(e, "peer") || !strcmp(e, "include"))
     return refused(x, c);
   else
-    return xml_fail(x, c, "unknown element <%s> in <platform> (expected config, zone, cluster, "
-                          "trace or trace_connect)", e);
+    return xml_fail(x, c,
+                    "unknown element <%s> in <platform> (expected config, zone, cluster, "
+                    "trace or trace_connect)",
+                    e);
   return 0;
 }
 

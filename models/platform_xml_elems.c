@@ -74,8 +74,10 @@ static int speed_list(xml_ctx *x, xmlNode *n, const char *s, const char *what, d
 static int no_profiles(xml_ctx *x, xmlNode *n, const xattrs *a, const char *const *names) {
   for (; *names; names++)
     if (*xattr(a, *names, ""))
-      return xml_fail(x, n, "attribute %s: tir does not model availability profiles (remove it, "
-                            "or replay with SimGrid)", *names);
+      return xml_fail(x, n,
+                      "attribute %s: tir does not model availability profiles (remove it, "
+                      "or replay with SimGrid)",
+                      *names);
   return 0;
 }
 
@@ -125,8 +127,10 @@ static int host_children(xml_ctx *x, xmlNode *n, int h) {
 static int host_pstate(xml_ctx *x, xmlNode *n, const char *s, int npstates, int *out) {
   long v;
   if (parse_int(s, 1, &v) != 0 || v < 0 || v >= npstates)
-    return xml_fail(x, n, "bad pstate '%s' (expected an integer from 0 to %d: the host has %d "
-                          "speeds)", s, npstates - 1, npstates);
+    return xml_fail(x, n,
+                    "bad pstate '%s' (expected an integer from 0 to %d: the host has %d "
+                    "speeds)",
+                    s, npstates - 1, npstates);
   *out = (int)v;
   return 0;
 }
@@ -137,8 +141,10 @@ int xml_host(xml_ctx *x, xmlNode *n, int zone) {
   double *speeds = NULL;
   int nspeeds = 0, cores = 1, pstate = 0, h = -1;
   char msg[512];
-  if (xml_attrs(x, n, "id* speed* core speed_file availability_file state_file coordinates "
-                      "pstate", &a) != 0)
+  if (xml_attrs(x, n,
+                "id* speed* core speed_file availability_file state_file coordinates "
+                "pstate",
+                &a) != 0)
     return -1;
   char *what = x_asprintf("speed of host %s", xattr(&a, "id", ""));
   if (no_profiles(x, n, &a, files) == 0 &&
@@ -186,18 +192,22 @@ static int link_props(xml_ctx *x, xmlNode *n) {
 }
 
 /* The characteristics of a <link>: one bandwidth (no WIFI lists), latency, policy. */
-static int link_values(xml_ctx *x, xmlNode *n, const xattrs *a, double *bw, double *lat,
-                       int *split, plat_sharing *pol) {
+static int link_values(xml_ctx *x, xmlNode *n, const xattrs *a, double *bw, double *lat, int *split,
+                       plat_sharing *pol) {
   const char *id = xattr(a, "id", ""), *b = xattr(a, "bandwidth", "");
   char *what = x_asprintf("bandwidth of link %s", id);
-  int rc = strpbrk(b, ";,") ? xml_fail(x, n, "several bandwidths '%s' for link %s: only WIFI "
-                                             "links have several", b, id)
+  int rc = strpbrk(b, ";,") ? xml_fail(x, n,
+                                       "several bandwidths '%s' for link %s: only WIFI "
+                                       "links have several",
+                                       b, id)
                             : xml_unit(x, n, UNITS_BANDWIDTH, b, what, bw);
   free(what);
   what = x_asprintf("latency of link %s", id);
   if (rc == 0 && !xattr(a, "latency", NULL))
-    xml_warn(x, n, "link %s has no latency: tir takes 0 (the DTD's default), SimGrid 3.32 "
-                   "refuses the file", id);
+    xml_warn(x, n,
+             "link %s has no latency: tir takes 0 (the DTD's default), SimGrid 3.32 "
+             "refuses the file",
+             id);
   if (rc == 0)
     rc = xml_unit(x, n, UNITS_TIME, xattr(a, "latency", "0"), what, lat);
   free(what);
@@ -215,8 +225,10 @@ int xml_link(xml_ctx *x, xmlNode *n) {
   int split = 0, rc;
   plat_sharing pol;
   char msg[512];
-  if (xml_attrs(x, n, "id* bandwidth* bandwidth_file latency latency_file state_file "
-                      "sharing_policy", &a) != 0)
+  if (xml_attrs(x, n,
+                "id* bandwidth* bandwidth_file latency latency_file state_file "
+                "sharing_policy",
+                &a) != 0)
     return -1;
   rc = no_profiles(x, n, &a, files);
   if (rc == 0)
@@ -244,8 +256,8 @@ int xml_backbone(xml_ctx *x, xmlNode *n, int *link) {
     rc = xml_unit(x, n, UNITS_TIME, xattr(&a, "latency", ""), lat_what, &lat);
   if (rc == 0 && (bw <= 0 || lat < 0))
     rc = xml_fail(x, n, "backbone: the bandwidth must be > 0 and the latency >= 0");
-  if (rc == 0 && (*link = plat_add_link(x->p, xattr(&a, "id", ""), bw, lat, PLAT_SHARED, msg,
-                                        sizeof msg)) < 0)
+  if (rc == 0 &&
+      (*link = plat_add_link(x->p, xattr(&a, "id", ""), bw, lat, PLAT_SHARED, msg, sizeof msg)) < 0)
     rc = xml_fail(x, n, "%s", msg);
   free(bw_what);
   free(lat_what);
@@ -263,7 +275,7 @@ static int link_ctn(xml_ctx *x, xmlNode *n, plat_hop *hop) {
   int rc = 0, l, d;
   if (strcmp(dir, "NONE") == 0) {
     l = strcmp(id, "__loopback__") == 0 ? plat_get_model_loopback(x->p)
-                                         : strmap_get(&x->p->link_by_name, id);
+                                        : strmap_get(&x->p->link_by_name, id);
     if (l >= 0)
       *hop = (plat_hop){l, l};
     else if (strmap_get(&x->p->duplex_by_name, id) >= 0)
@@ -275,10 +287,10 @@ static int link_ctn(xml_ctx *x, xmlNode *n, plat_hop *hop) {
       *hop = dir[0] == 'U' ? (plat_hop){x->p->duplex[d].up, x->p->duplex[d].down}
                            : (plat_hop){x->p->duplex[d].down, x->p->duplex[d].up};
     else
-      rc = xml_fail(x, n, "no such SPLITDUPLEX link: '%s' (%s)%s", id,
-                    dir[0] == 'U' ? "upward" : "downward",
-                    strmap_get(&x->p->link_by_name, id) >= 0
-                        ? "; a direction is only for SPLITDUPLEX links" : "");
+      rc = xml_fail(
+          x, n, "no such SPLITDUPLEX link: '%s' (%s)%s", id, dir[0] == 'U' ? "upward" : "downward",
+          strmap_get(&x->p->link_by_name, id) >= 0 ? "; a direction is only for SPLITDUPLEX links"
+                                                   : "");
   } else
     rc = xml_fail(x, n, "invalid direction '%s' (expected UP, DOWN or NONE)", dir);
   xattrs_free(&a);
@@ -318,13 +330,12 @@ static int symmetrical(xml_ctx *x, xmlNode *n, const char *v, int *out) {
   return 0;
 }
 
-static int route_decl(xml_ctx *x, xmlNode *n, const xattrs *a, int gateways,
-                      plat_route_decl *d) {
+static int route_decl(xml_ctx *x, xmlNode *n, const xattrs *a, int gateways, plat_route_decl *d) {
   d->gw_src = d->gw_dst = -1;
   if (netpoint(x, n, a, "src", &d->src) || netpoint(x, n, a, "dst", &d->dst))
     return -1;
-  if (gateways && (netpoint(x, n, a, "gw_src", &d->gw_src) ||
-                   netpoint(x, n, a, "gw_dst", &d->gw_dst)))
+  if (gateways &&
+      (netpoint(x, n, a, "gw_src", &d->gw_src) || netpoint(x, n, a, "gw_dst", &d->gw_dst)))
     return -1;
   return symmetrical(x, n, xattr(a, "symmetrical", "YES"), &d->symmetrical);
 }
@@ -408,7 +419,8 @@ static int opt_unit(xml_ctx *x, xmlNode *n, const xattrs *a, const char *attr, u
 
 static int cluster_values(xml_ctx *x, xmlNode *n, const xattrs *a, plat_cluster *c) {
   int bbsplit;
-  if (opt_unit(x, n, a, "bw", UNITS_BANDWIDTH, &c->bw) || opt_unit(x, n, a, "lat", UNITS_TIME, &c->lat) ||
+  if (opt_unit(x, n, a, "bw", UNITS_BANDWIDTH, &c->bw) ||
+      opt_unit(x, n, a, "lat", UNITS_TIME, &c->lat) ||
       opt_unit(x, n, a, "bb_bw", UNITS_BANDWIDTH, &c->bb_bw) ||
       opt_unit(x, n, a, "bb_lat", UNITS_TIME, &c->bb_lat) ||
       opt_unit(x, n, a, "limiter_link", UNITS_BANDWIDTH, &c->limiter) ||
@@ -437,8 +449,8 @@ static int cluster_props(xml_ctx *x, xmlNode *n, plat_prop **props, int *nprops)
     if (xml_prop(x, c, &a) != 0)
       return -1;
     *props = x_realloc(*props, (size_t)(*nprops + 1) * sizeof **props);
-    (*props)[(*nprops)++] = (plat_prop){x_strdup(xattr(&a, "id", "")),
-                                        x_strdup(xattr(&a, "value", ""))};
+    (*props)[(*nprops)++] =
+        (plat_prop){x_strdup(xattr(&a, "id", "")), x_strdup(xattr(&a, "value", ""))};
     xattrs_free(&a);
   }
   return 0;
@@ -454,8 +466,8 @@ static void free_cluster(plat_cluster *c) {
   free((void *)c->speeds);
 }
 
-#define CLUSTER_ATTRS                                                                          \
-  "id* prefix* suffix* radical* speed* core bw* lat* sharing_policy topology topo_parameters " \
+#define CLUSTER_ATTRS                                                                              \
+  "id* prefix* suffix* radical* speed* core bw* lat* sharing_policy topology topo_parameters "     \
   "bb_bw bb_lat bb_sharing_policy router_id limiter_link loopback_bw loopback_lat"
 
 int xml_cluster(xml_ctx *x, xmlNode *n, int parent) {
@@ -497,12 +509,12 @@ int xml_host_link(xml_ctx *x, xmlNode *n, int zone, int backbone) {
   int h = plat_host_find(x->p, xattr(&a, "id", ""));
   int up = strmap_get(&x->p->link_by_name, xattr(&a, "up", ""));
   int down = strmap_get(&x->p->link_by_name, xattr(&a, "down", ""));
-  int rc = h < 0    ? xml_fail(x, n, "host '%s' not found", xattr(&a, "id", ""))
-           : up < 0 ? xml_fail(x, n, "link '%s' not found", xattr(&a, "up", ""))
+  int rc = h < 0      ? xml_fail(x, n, "host '%s' not found", xattr(&a, "id", ""))
+           : up < 0   ? xml_fail(x, n, "link '%s' not found", xattr(&a, "up", ""))
            : down < 0 ? xml_fail(x, n, "link '%s' not found", xattr(&a, "down", ""))
                       : 0;
-  if (rc == 0 && star_host_link(x->p, x->p->zones[zone], x->p->host_np[h], up, down, backbone,
-                                msg, sizeof msg) != 0)
+  if (rc == 0 && star_host_link(x->p, x->p->zones[zone], x->p->host_np[h], up, down, backbone, msg,
+                                sizeof msg) != 0)
     rc = xml_fail(x, n, "%s", msg);
   xattrs_free(&a);
   return rc;

@@ -20,9 +20,9 @@
 #include "xalloc.h"
 
 typedef struct dnode {
-  int np;         /* netpoint */
-  int *out;       /* out-edges: indices in the route table, creation order */
-  int *out_to;    /* their target nodes */
+  int np;      /* netpoint */
+  int *out;    /* out-edges: indices in the route table, creation order */
+  int *out_to; /* their target nodes */
   int nout;
   size_t cout, cout_to;
 } dnode;
@@ -32,9 +32,9 @@ typedef struct dijkstra_impl {
   dnode *nodes;
   int nnodes;
   size_t cnodes;
-  int *node_of;      /* local id -> node, -1 if none (size nnode_of) */
+  int *node_of; /* local id -> node, -1 if none (size nnode_of) */
   size_t nnode_of;
-  int **pred;        /* per source node: predecessor of each node, -1 unreachable (lazy) */
+  int **pred; /* per source node: predecessor of each node, -1 unreachable (lazy) */
 } dijkstra_impl;
 
 static dijkstra_impl *impl_of(plat_zone *z) {
@@ -71,9 +71,8 @@ static void add_edge(dijkstra_impl *d, int a, int b, int ri) {
   n->out_to[n->nout++] = b;
 }
 
-static int new_edge(const platform *p, dijkstra_impl *d, int src, int dst, int gw_src,
-                    int gw_dst, const plat_route_decl *decl, int reverse, char *err,
-                    size_t errlen) {
+static int new_edge(const platform *p, dijkstra_impl *d, int src, int dst, int gw_src, int gw_dst,
+                    const plat_route_decl *decl, int reverse, char *err, size_t errlen) {
   int a = get_node(d, p, src), b = get_node(d, p, dst);
   int ri = rtable_add(&d->table, src, dst, gw_src, gw_dst, decl->hops, decl->nhops, reverse);
   if (ri < 0)
@@ -91,8 +90,7 @@ static int dijkstra_add_route(platform *p, plat_zone *z, const plat_route_decl *
   if (new_edge(p, d, decl->src, decl->dst, decl->gw_src, decl->gw_dst, decl, 0, err, errlen))
     return -1;
   if (decl->symmetrical)
-    return new_edge(p, d, decl->dst, decl->src, decl->gw_dst, decl->gw_src, decl, 1, err,
-                    errlen);
+    return new_edge(p, d, decl->dst, decl->src, decl->gw_dst, decl->gw_src, decl, 1, err, errlen);
   return 0;
 }
 
@@ -118,7 +116,9 @@ typedef struct qelt {
   int node;
 } qelt;
 
-static int qless(qelt a, qelt b) { return a.cost < b.cost || (a.cost == b.cost && a.node < b.node); }
+static int qless(qelt a, qelt b) {
+  return a.cost < b.cost || (a.cost == b.cost && a.node < b.node);
+}
 
 static void qpush(qelt *h, int *n, qelt e) {
   int i = (*n)++;
@@ -218,10 +218,11 @@ static int check_gateways(const platform *p, const plat_zone *z, const dijkstra_
                           int dst, const int *e, int k, int gw[2], char *err, size_t errlen) {
   for (int i = 1; i < k; i++) /* e[i] comes before e[i - 1] on the path */
     if (d->table.routes[e[i]].gw_dst != d->table.routes[e[i - 1]].gw_src)
-      return x_err(err, errlen, "zone '%s' (routing Dijkstra): the path from '%s' to '%s' "
-                                "enters and leaves a sub-zone by different gateways, which "
-                                "SimGrid 3.32 cannot route (use Floyd or Full)", z->name,
-                   p->nps[src].name, p->nps[dst].name);
+      return x_err(err, errlen,
+                   "zone '%s' (routing Dijkstra): the path from '%s' to '%s' "
+                   "enters and leaves a sub-zone by different gateways, which "
+                   "SimGrid 3.32 cannot route (use Floyd or Full)",
+                   z->name, p->nps[src].name, p->nps[dst].name);
   gw[0] = d->table.routes[e[k - 1]].gw_src;
   gw[1] = d->table.routes[e[0]].gw_dst;
   return 0;

@@ -20,11 +20,11 @@
 
 typedef struct df_router {
   unsigned group, chassis, blade;
-  int limiter;  /* link id or -1 */
-  int *nodes;   /* [node * per_link + 0/1]: UP (node -> router) and DOWN (router -> node) */
-  int *green;   /* to the other blades of the chassis, by blade */
-  int *black;   /* to the same blade of the other chassis, by chassis */
-  int blue;     /* to the group this router serves, -1 if none */
+  int limiter; /* link id or -1 */
+  int *nodes;  /* [node * per_link + 0/1]: UP (node -> router) and DOWN (router -> node) */
+  int *green;  /* to the other blades of the chassis, by blade */
+  int *black;  /* to the same blade of the other chassis, by chassis */
+  int blue;    /* to the group this router serves, -1 if none */
 } df_router;
 
 typedef struct dragonfly_impl {
@@ -61,8 +61,9 @@ static int df_parse(const plat_cluster *c, dragonfly_impl *d, char *err, size_t 
   char *copy = x_strdup(c->topo_parameters), *part[4];
   unsigned v[2];
   int rc = cluster_split(copy, ';', part, 4) != 0
-               ? x_err(err, errlen, "invalid dragonfly topo_parameters '%s' (expected "
-                                    "\"groups,blue;chassis,black;routers,green;nodes\")",
+               ? x_err(err, errlen,
+                       "invalid dragonfly topo_parameters '%s' (expected "
+                       "\"groups,blue;chassis,black;routers,green;nodes\")",
                        c->topo_parameters)
                : 0;
   if (rc == 0 && (rc = df_pair(part[0], v, "dragonfly group description", err, errlen)) == 0)
@@ -71,13 +72,14 @@ static int df_parse(const plat_cluster *c, dragonfly_impl *d, char *err, size_t 
     d->chassis = v[0], d->black = v[1];
   if (rc == 0 && (rc = df_pair(part[2], v, "dragonfly router description", err, errlen)) == 0)
     d->blades = v[0], d->green = v[1];
-  if (rc == 0 && cluster_parse_uints(part[3], ',', &d->nodes, 1, "dragonfly node count", err,
-                                     errlen) < 0)
+  if (rc == 0 &&
+      cluster_parse_uints(part[3], ',', &d->nodes, 1, "dragonfly node count", err, errlen) < 0)
     rc = -1;
   free(copy);
   if (rc == 0 && d->groups > d->blades)
-    rc = x_err(err, errlen, "dragonfly '%s': %u groups but %u routers per chassis (SimGrid "
-                            "links group j to router j: groups must not exceed routers)",
+    rc = x_err(err, errlen,
+               "dragonfly '%s': %u groups but %u routers per chassis (SimGrid "
+               "links group j to router j: groups must not exceed routers)",
                c->id, d->groups, d->blades);
   return rc;
 }
@@ -101,7 +103,8 @@ static int df_nodes(platform *p, int zi, const plat_cluster *c, dragonfly_impl *
     if ((c->loopback_bw > 0 || c->loopback_lat > 0) &&
         (d->loopback[i] = cluster_loopback(p, c, i, err, errlen)) < 0)
       return -1;
-    if (c->limiter > 0 && (d->limiter[i] = cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
+    if (c->limiter > 0 &&
+        (d->limiter[i] = cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
       return -1;
   }
   return 0;
@@ -171,8 +174,8 @@ static int df_black_links(platform *p, const plat_cluster *c, dragonfly_impl *d,
     for (unsigned j = 0; j < d->chassis; j++)
       for (unsigned k = j + 1; k < d->chassis; k++)
         for (unsigned l = 0; l < d->blades; l++) {
-          char *name = x_asprintf("black_link_in_group_%u_between_chassis_%u_and_%u_blade_%u_%d",
-                                  i, j, k, l, p->dragonfly_uid);
+          char *name = x_asprintf("black_link_in_group_%u_between_chassis_%u_and_%u_blade_%u_%d", i,
+                                  j, k, l, p->dragonfly_uid);
           if (df_cable(p, c, name, d->black, ends, err, errlen) != 0)
             return -1;
           d->routers[i * cb + j * d->blades + l].black[k] = ends[0];
@@ -205,8 +208,8 @@ int dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, s
     n = (unsigned long)d->groups * d->chassis * d->blades * d->nodes;
   if (n == 0 || n > 10000000UL || c->bw <= 0 || c->lat < 0) {
     if (n > 0)
-      x_err(err, errlen, "dragonfly '%s': %s", c->id, n > 10000000UL ? "too large" :
-            "the bandwidth must be > 0 and the latency >= 0");
+      x_err(err, errlen, "dragonfly '%s': %s", c->id,
+            n > 10000000UL ? "too large" : "the bandwidth must be > 0 and the latency >= 0");
     dragonfly_free(d);
     return -1;
   }

@@ -23,12 +23,12 @@
 #define FT_MAX_LEVELS 16
 
 typedef struct ft_node {
-  long id;            /* compute node: position in the zone; switch: 2N-1, 2N-2, ... */
-  unsigned level;     /* 0 for compute nodes */
-  int position;       /* compute node: SimGrid's global counter; switch: rank in level */
-  unsigned *label;    /* one digit per level */
-  int *parents;       /* ft_link indices (-1: unset), p x n of them */
-  int *children;      /* ft_link indices (-1: unset), c x n of them */
+  long id;         /* compute node: position in the zone; switch: 2N-1, 2N-2, ... */
+  unsigned level;  /* 0 for compute nodes */
+  int position;    /* compute node: SimGrid's global counter; switch: rank in level */
+  unsigned *label; /* one digit per level */
+  int *parents;    /* ft_link indices (-1: unset), p x n of them */
+  int *children;   /* ft_link indices (-1: unset), c x n of them */
   unsigned nparents, nchildren;
   int limiter, loopback; /* link ids, -1 if none */
 } ft_node;
@@ -42,7 +42,7 @@ typedef struct fattree_impl {
   unsigned levels;
   unsigned nc[FT_MAX_LEVELS], np[FT_MAX_LEVELS], nport[FT_MAX_LEVELS];
   unsigned by_level[FT_MAX_LEVELS + 1]; /* nodes per level */
-  ft_node *nodes;                        /* compute nodes, then switches level by level */
+  ft_node *nodes;                       /* compute nodes, then switches level by level */
   int nnodes, ncompute;
   ft_link *links;
   int nlinks;
@@ -78,10 +78,12 @@ static int ft_parse(const char *params, fattree_impl *f, char *err, size_t errle
   char *copy = x_strdup(params), *part[4];
   int rc = 0;
   if (cluster_split(copy, ';', part, 4) != 0)
-    rc = x_err(err, errlen, "invalid fat tree topo_parameters '%s' (expected "
-                            "\"levels;children,..;parents,..;cables,..\")", params);
-  else if (cluster_parse_uints(part[0], ',', &f->levels, 1, "fat tree level count", err,
-                               errlen) < 0 ||
+    rc = x_err(err, errlen,
+               "invalid fat tree topo_parameters '%s' (expected "
+               "\"levels;children,..;parents,..;cables,..\")",
+               params);
+  else if (cluster_parse_uints(part[0], ',', &f->levels, 1, "fat tree level count", err, errlen) <
+               0 ||
            ft_vector(part[1], f->levels, f->nc, "child count vector", err, errlen) ||
            ft_vector(part[2], f->levels, f->np, "parent count vector", err, errlen) ||
            ft_vector(part[3], f->levels, f->nport, "cable count vector", err, errlen))
@@ -91,8 +93,8 @@ static int ft_parse(const char *params, fattree_impl *f, char *err, size_t errle
 }
 
 /* ==================================================================== building */
-static ft_node *new_node(fattree_impl *f, long id, unsigned level, int position,
-                         unsigned nparents, unsigned nchildren, int limiter, int loopback) {
+static ft_node *new_node(fattree_impl *f, long id, unsigned level, int position, unsigned nparents,
+                         unsigned nchildren, int limiter, int loopback) {
   ft_node *n = &f->nodes[f->nnodes++];
   n->id = id;
   n->level = level;

@@ -37,14 +37,17 @@ static int floyd_add_route(platform *p, plat_zone *z, const plat_route_decl *d, 
   floyd_impl *f = impl_of(z);
   const char *a = p->nps[d->src].name, *b = p->nps[d->dst].name;
   if (rtable_add(&f->table, d->src, d->dst, d->gw_src, d->gw_dst, d->hops, d->nhops, 0) < 0)
-    return x_err(err, errlen, "the route between %s and %s already exists (routes are "
-                              "symmetrical by default)", a, b);
+    return x_err(err, errlen,
+                 "the route between %s and %s already exists (routes are "
+                 "symmetrical by default)",
+                 a, b);
   if (d->symmetrical &&
       rtable_add(&f->table, d->dst, d->src, d->gw_dst, d->gw_src, d->hops, d->nhops, 1) < 0)
-    return x_err(err, errlen, "the route between %s and %s already exists (you should not "
-                              "declare the reverse path as symmetrical%s)", b, a,
-                 d->src == d->dst ? "; in a Floyd zone a self-route must say symmetrical=\"NO\""
-                                  : "");
+    return x_err(
+        err, errlen,
+        "the route between %s and %s already exists (you should not "
+        "declare the reverse path as symmetrical%s)",
+        b, a, d->src == d->dst ? "; in a Floyd zone a self-route must say symmetrical=\"NO\"" : "");
   return 0;
 }
 
@@ -116,8 +119,8 @@ static int floyd_path(const platform *p, const plat_zone *z, int src, int dst,
   return 0;
 }
 
-static int floyd_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                             plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+static int floyd_local_route(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
+                             size_t base, int gw[2], char *err, size_t errlen) {
   const stored_route **h = NULL;
   int k = 0, prev_gw = -1, rc = 0;
   if (floyd_path(p, z, src, dst, &h, &k, err, errlen) != 0)

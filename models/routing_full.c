@@ -58,8 +58,8 @@ static int full_seal(platform *p, plat_zone *z, char *err, size_t errlen) {
   return 0;
 }
 
-static int full_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+static int full_local_route(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
+                            size_t base, int gw[2], char *err, size_t errlen) {
   (void)base;
   const full_impl *f = z->impl;
   const stored_route *s = rtable_get(&f->table, src, dst);
@@ -73,9 +73,10 @@ static int full_local_route(const platform *p, const plat_zone *z, int src, int 
     route_push(p, r, f->loopback);
     return 0;
   }
-  return x_err(err, errlen, "no route from '%s' to '%s' in zone '%s' (routing Full: every pair "
-                            "must be declared by a <%s>)", p->nps[src].name, p->nps[dst].name,
-               z->name, z->nchildren ? "zoneRoute" : "route");
+  return x_err(err, errlen,
+               "no route from '%s' to '%s' in zone '%s' (routing Full: every pair "
+               "must be declared by a <%s>)",
+               p->nps[src].name, p->nps[dst].name, z->name, z->nchildren ? "zoneRoute" : "route");
 }
 
 static void full_free(void *impl) {

@@ -6,8 +6,8 @@
 #include "platform_impl.h"
 #include "xalloc.h"
 
-static int none_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+static int none_local_route(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
+                            size_t base, int gw[2], char *err, size_t errlen) {
   (void)base;
   (void)r;
   (void)gw;

@@ -58,8 +58,7 @@ static void set_list(star_list *dst, const plat_hop *hops, int n, int back, int 
   dst->set = 1;
 }
 
-static int check_gw(const platform *p, int v, int gw, const char *which, char *err,
-                    size_t errlen) {
+static int check_gw(const platform *p, int v, int gw, const char *which, char *err, size_t errlen) {
   if (v < 0 || p->nps[v].kind != NP_ZONE)
     return 0;
   if (gw < 0)
@@ -74,12 +73,14 @@ static int check_gw(const platform *p, int v, int gw, const char *which, char *e
 static int star_add(platform *p, plat_zone *z, int src, int dst, int gw_src, int gw_dst,
                     const plat_hop *hops, int n, int symmetrical, char *err, size_t errlen) {
   if ((src < 0 && dst < 0) || (src >= 0 && dst >= 0 && src != dst))
-    return x_err(err, errlen, "cannot add a route from %s to %s in zone '%s': in a star zone "
-                              "(routing Cluster), a route goes from one node to everyone, from "
-                              "everyone to one node, or from a node to itself",
+    return x_err(err, errlen,
+                 "cannot add a route from %s to %s in zone '%s': in a star zone "
+                 "(routing Cluster), a route goes from one node to everyone, from "
+                 "everyone to one node, or from a node to itself",
                  src >= 0 ? p->nps[src].name : "everyone", dst >= 0 ? p->nps[dst].name : "everyone",
                  z->name);
-  if (check_gw(p, src, gw_src, "gw_src", err, errlen) || check_gw(p, dst, gw_dst, "gw_dst", err, errlen))
+  if (check_gw(p, src, gw_src, "gw_src", err, errlen) ||
+      check_gw(p, dst, gw_dst, "gw_dst", err, errlen))
     return -1;
   if (src == dst) {
     set_list(&entry(z, p->nps[src].local)->loop, hops, n, 0, 0);
@@ -135,8 +136,8 @@ static void add_unique(const platform *p, plat_route *r, size_t start, const sta
   }
 }
 
-static int star_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                            plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+static int star_local_route(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
+                            size_t base, int gw[2], char *err, size_t errlen) {
   (void)base;
   const star_impl *s = z->impl;
   const star_entry *a = &s->e[p->nps[src].local], *b = &s->e[p->nps[dst].local];
@@ -146,8 +147,8 @@ static int star_local_route(const platform *p, const plat_zone *z, int src, int 
     return 0;
   }
   if (!a->up.set || !b->down.set)
-    return x_err(err, errlen, "zone '%s' (star routing) from '%s' to '%s': no link %s",
-                 z->name, p->nps[src].name, p->nps[dst].name,
+    return x_err(err, errlen, "zone '%s' (star routing) from '%s' to '%s': no link %s", z->name,
+                 p->nps[src].name, p->nps[dst].name,
                  !a->up.set ? "UP from the source node" : "DOWN to the destination node");
   add_unique(p, r, start, &a->up);
   add_unique(p, r, start, &b->down);
@@ -169,8 +170,7 @@ static void star_free(void *impl) {
   free(s);
 }
 
-const zone_ops zone_star_ops = {"Cluster", star_add_route, star_seal, star_local_route,
-                                star_free};
+const zone_ops zone_star_ops = {"Cluster", star_add_route, star_seal, star_local_route, star_free};
 
 /* ==================================================================== builders */
 /* One node of a flat cluster (sg_platf_new_cluster_flat): host, loopback, limiter,

@@ -46,8 +46,10 @@ static int check_plain(const platform *p, const plat_route_decl *d, char *err, s
   if (d->nhops == 0)
     return x_err(err, errlen, "empty route (between %s and %s) forbidden", s, t);
   if (p->nps[d->src].kind == NP_ZONE || p->nps[d->dst].kind == NP_ZONE)
-    return x_err(err, errlen, "a <route> connects hosts or routers, but '%s' is a zone (did you "
-                              "mean a <zoneRoute>?)", p->nps[d->src].kind == NP_ZONE ? s : t);
+    return x_err(err, errlen,
+                 "a <route> connects hosts or routers, but '%s' is a zone (did you "
+                 "mean a <zoneRoute>?)",
+                 p->nps[d->src].kind == NP_ZONE ? s : t);
   return 0;
 }
 
@@ -62,12 +64,13 @@ static int check_gateway(const platform *p, int zone_np, int gw, const char *whi
   return 0;
 }
 
-static int check_zone_route(const platform *p, const plat_route_decl *d, char *err,
-                            size_t errlen) {
+static int check_zone_route(const platform *p, const plat_route_decl *d, char *err, size_t errlen) {
   const char *s = p->nps[d->src].name, *t = p->nps[d->dst].name;
   if (p->nps[d->src].kind != NP_ZONE || p->nps[d->dst].kind != NP_ZONE)
-    return x_err(err, errlen, "a <zoneRoute> connects zones, but '%s' is not a zone (did you "
-                              "mean a <route>?)", p->nps[d->src].kind != NP_ZONE ? s : t);
+    return x_err(err, errlen,
+                 "a <zoneRoute> connects zones, but '%s' is not a zone (did you "
+                 "mean a <route>?)",
+                 p->nps[d->src].kind != NP_ZONE ? s : t);
   if (d->gw_src == d->gw_dst)
     return x_err(err, errlen, "cannot define a zoneRoute from '%s' to itself",
                  p->nps[d->gw_src].name);
@@ -84,8 +87,9 @@ int rtable_check_decl(const platform *p, const plat_zone *z, const plat_route_de
   for (int k = 0; k < 2; k++) {
     int np = k ? d->dst : d->src;
     if (p->nps[np].zone != zi)
-      return x_err(err, errlen, "route %s '%s' is not directly in zone '%s' (a route joins "
-                                "members of the zone where it is declared)",
+      return x_err(err, errlen,
+                   "route %s '%s' is not directly in zone '%s' (a route joins "
+                   "members of the zone where it is declared)",
                    k ? "dst" : "src", p->nps[np].name, z->name);
   }
   if (d->gw_src < 0 || d->gw_dst < 0)

@@ -37,8 +37,8 @@ static void torus_free(void *impl) {
 }
 
 /* The node's host, loopback, limiter and cables, in SimGrid's creation order. */
-static int torus_node(platform *p, int zi, const plat_cluster *c, torus_impl *t, int i,
-                      char *err, size_t errlen) {
+static int torus_node(platform *p, int zi, const plat_cluster *c, torus_impl *t, int i, char *err,
+                      size_t errlen) {
   if (cluster_host(p, zi, c, i, err, errlen) < 0)
     return -1;
   t->loopback[i] = t->limiter[i] = -1;
@@ -52,8 +52,8 @@ static int torus_node(platform *p, int zi, const plat_cluster *c, torus_impl *t,
     unsigned long d = t->dims[j], rank = (unsigned long)i;
     unsigned long next = (rank / prod) % d == d - 1 ? rank - (d - 1) * prod : rank + prod;
     char *name = x_asprintf("%s_link_from_%d_to_%lu", c->id, i, next);
-    int rc = cluster_cable(p, c, name, c->bw, &t->cable[((size_t)i * t->ndims + j) * 2], err,
-                           errlen);
+    int rc =
+        cluster_cable(p, c, name, c->bw, &t->cable[((size_t)i * t->ndims + j) * 2], err, errlen);
     free(name);
     if (rc != 0)
       return -1;
@@ -99,8 +99,8 @@ int torus_build(platform *p, int parent, const plat_cluster *c, char *err, size_
 }
 
 /* One hop from cur toward dst: the next node and the link used. */
-static int torus_hop(const torus_impl *t, unsigned long cur, unsigned long src,
-                     unsigned long dst, int *link) {
+static int torus_hop(const torus_impl *t, unsigned long cur, unsigned long src, unsigned long dst,
+                     int *link) {
   unsigned long prod = 1;
   for (int j = 0; j < t->ndims; j++) {
     unsigned long d = t->dims[j], pos = (cur / prod) % d;
@@ -120,8 +120,8 @@ static int torus_hop(const torus_impl *t, unsigned long cur, unsigned long src,
   return (int)cur;
 }
 
-static int torus_local_route(const platform *p, const plat_zone *z, int src, int dst,
-                             plat_route *r, size_t base, int gw[2], char *err, size_t errlen) {
+static int torus_local_route(const platform *p, const plat_zone *z, int src, int dst, plat_route *r,
+                             size_t base, int gw[2], char *err, size_t errlen) {
   (void)base;
   (void)gw;
   const torus_impl *t = z->impl;
@@ -132,8 +132,8 @@ static int torus_local_route(const platform *p, const plat_zone *z, int src, int
   }
   while (cur != d) {
     if (++steps > t->nnodes)
-      return x_err(err, errlen, "torus '%s': no route from '%s' to '%s'", z->name,
-                   p->nps[src].name, p->nps[dst].name);
+      return x_err(err, errlen, "torus '%s': no route from '%s' to '%s'", z->name, p->nps[src].name,
+                   p->nps[dst].name);
     int next = torus_hop(t, (unsigned long)cur, (unsigned long)s, (unsigned long)d, &link);
     if (t->limiter[cur] >= 0)
       route_push(p, r, t->limiter[cur]);

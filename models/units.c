@@ -86,8 +86,14 @@ static int time_scale(const char *unit, double *scale) {
   static const struct {
     const char *name;
     double scale;
-  } units[] = {{"w", 7 * 24 * 60 * 60}, {"d", 24 * 60 * 60}, {"h", 60 * 60}, {"m", 60},
-               {"s", 1.0},              {"ms", 1e-3},         {"us", 1e-6},    {"ns", 1e-9},
+  } units[] = {{"w", 7 * 24 * 60 * 60},
+               {"d", 24 * 60 * 60},
+               {"h", 60 * 60},
+               {"m", 60},
+               {"s", 1.0},
+               {"ms", 1e-3},
+               {"us", 1e-6},
+               {"ns", 1e-9},
                {"ps", 1e-12}};
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
     if (strcmp(unit, units[i].name) == 0) {
@@ -119,9 +125,10 @@ int units_parse(units_kind kind, const char *s, double *out, int *unitless, char
   double v = strtod(s, &end);
   if (end == s)
     return x_err(err, errlen, "cannot parse the number in %s '%s' (expected e.g. %s)",
-                 kind_name(kind), s, kind == UNITS_SPEED ? "1Gf" : kind == UNITS_BANDWIDTH
-                                                                     ? "125MBps"
-                                                                     : "50us");
+                 kind_name(kind), s,
+                 kind == UNITS_SPEED       ? "1Gf"
+                 : kind == UNITS_BANDWIDTH ? "125MBps"
+                                           : "50us");
   if (errno == ERANGE || !isfinite(v))
     return x_err(err, errlen, "value out of range in %s '%s'", kind_name(kind), s);
   const char *unit = *end ? end : kind == UNITS_SPEED ? "f" : kind == UNITS_BANDWIDTH ? "Bps" : "s";
@@ -130,8 +137,8 @@ int units_parse(units_kind kind, const char *s, double *out, int *unitless, char
            : kind == UNITS_BANDWIDTH ? bandwidth_scale(unit, &scale)
                                      : time_scale(unit, &scale);
   if (rc != 0)
-    return x_err(err, errlen, "unknown unit '%s' in %s '%s' (expected %s)", unit,
-                 kind_name(kind), s, kind_expected(kind));
+    return x_err(err, errlen, "unknown unit '%s' in %s '%s' (expected %s)", unit, kind_name(kind),
+                 s, kind_expected(kind));
   if (unitless)
     *unitless = *end == '\0';
   *out = v * scale;

@@ -1,9 +1,8 @@
-/* comm.c - the communicator registry: world, splits and dups, as MPI defines them.
+/* comm.c - the communicator registry: MPI_COMM_WORLD and the communicators a trace creates.
  *
- * A pending creation records, per parent rank, the (color, key) it called with; the
- * last member to arrive builds the new communicators: one per color (ascending), its
- * members ordered by (key, parent rank), exactly MPI_Comm_split's rule. MPI_Comm_dup is
- * a split with one color and the parent rank as key. */
+ * Ids are the trace's (agreed by the members at trace time), kept in an open-addressing
+ * table; each communicator stores its members and the inverse map (O(np) memory per
+ * communicator, O(1) rank translation: collectives translate every peer). */
 #include "comm.h"
 
 #include "xalloc.h"
@@ -11,124 +10,103 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pending {
-  int parent, seq, arrived;
-  int *color, *key; /* per parent rank */
-} pending;
-
 struct comm_reg {
   int np;
-  comm_t **comms;
-  size_t ncomms, cap;
-  pending *pend;
-  size_t npend, pcap;
+  comm_t **slots; /* open addressing by id */
+  size_t cap, n;
 };
 
-static comm_t *comm_add(comm_reg *r, int size) {
+static comm_t *comm_alloc(int np, int id, int size) {
   comm_t *c = x_calloc(1, sizeof *c);
-  c->id = (int)r->ncomms;
+  c->id = id;
   c->size = size;
   c->members = x_malloc((size_t)size * sizeof *c->members);
-  c->rank_of = x_malloc((size_t)r->np * sizeof *c->rank_of);
-  c->next_seq = x_calloc((size_t)size, sizeof *c->next_seq);
-  for (int i = 0; i < r->np; i++)
+  c->rank_of = x_malloc((size_t)np * sizeof *c->rank_of);
+  for (int i = 0; i < np; i++)
     c->rank_of[i] = -1;
-  x_grow(&r->comms, &r->cap, r->ncomms + 1, sizeof *r->comms);
-  r->comms[r->ncomms++] = c;
   return c;
+}
+
+static void insert(comm_reg *r, comm_t *c);
+
+static void grow(comm_reg *r) {
+  comm_t **old = r->slots;
+  size_t ocap = r->cap;
+  r->cap = r->cap ? 2 * r->cap : 64;
+  r->slots = x_calloc(r->cap, sizeof *r->slots);
+  r->n = 0;
+  for (size_t i = 0; i < ocap; i++)
+    if (old[i])
+      insert(r, old[i]);
+  free(old);
+}
+
+static void insert(comm_reg *r, comm_t *c) {
+  if (2 * (r->n + 1) > r->cap)
+    grow(r);
+  size_t j = ((size_t)c->id * 2654435761u) & (r->cap - 1);
+  while (r->slots[j])
+    j = (j + 1) & (r->cap - 1);
+  r->slots[j] = c;
+  r->n++;
 }
 
 comm_reg *comm_reg_new(int np) {
   comm_reg *r = x_calloc(1, sizeof *r);
   r->np = np;
-  comm_t *w = comm_add(r, np);
+  comm_t *w = comm_alloc(np, 0, np);
   for (int i = 0; i < np; i++)
     w->members[i] = w->rank_of[i] = i;
+  insert(r, w);
   return r;
 }
 
 void comm_reg_free(comm_reg *r) {
   if (!r)
     return;
-  for (size_t i = 0; i < r->ncomms; i++) {
-    free(r->comms[i]->members);
-    free(r->comms[i]->rank_of);
-    free(r->comms[i]->next_seq);
-    free(r->comms[i]);
-  }
-  for (size_t i = 0; i < r->npend; i++) {
-    free(r->pend[i].color);
-    free(r->pend[i].key);
-  }
-  free(r->pend);
-  free(r->comms);
+  for (size_t i = 0; i < r->cap; i++)
+    if (r->slots[i]) {
+      free(r->slots[i]->members);
+      free(r->slots[i]->rank_of);
+      free(r->slots[i]);
+    }
+  free(r->slots);
   free(r);
 }
 
 const comm_t *comm_get(const comm_reg *r, int id) {
-  return id >= 0 && (size_t)id < r->ncomms ? r->comms[id] : NULL;
+  if (!r->cap)
+    return NULL;
+  for (size_t j = ((size_t)id * 2654435761u) & (r->cap - 1); r->slots[j]; j = (j + 1) & (r->cap - 1))
+    if (r->slots[j]->id == id)
+      return r->slots[j];
+  return NULL;
 }
 
-static pending *find_pending(comm_reg *r, const comm_t *p, int seq) {
-  for (size_t i = 0; i < r->npend; i++)
-    if (r->pend[i].parent == p->id && r->pend[i].seq == seq)
-      return &r->pend[i];
-  x_grow(&r->pend, &r->pcap, r->npend + 1, sizeof *r->pend);
-  pending *q = &r->pend[r->npend++];
-  *q = (pending){.parent = p->id, .seq = seq};
-  q->color = x_malloc((size_t)p->size * sizeof *q->color);
-  q->key = x_malloc((size_t)p->size * sizeof *q->key);
-  return q;
-}
-
-static const pending *sort_ctx;
-static int by_key(const void *a, const void *b) {
-  int i = *(const int *)a, j = *(const int *)b;
-  if (sort_ctx->key[i] != sort_ctx->key[j])
-    return sort_ctx->key[i] < sort_ctx->key[j] ? -1 : 1;
-  return i - j;
-}
-
-/* Builds the communicators of a complete creation q of parent p into out[]. */
-static void build(comm_reg *r, const comm_t *p, const pending *q, int *out) {
-  int n = p->size, *idx = x_malloc((size_t)n * sizeof *idx);
-  for (int i = 0; i < n; i++)
-    out[i] = -1;
-  for (;;) {
-    int color = -1, found = 0; /* smallest color not yet built */
-    for (int i = 0; i < n; i++)
-      if (q->color[i] >= 0 && out[i] == -1 && (!found || q->color[i] < color))
-        color = q->color[i], found = 1;
-    if (!found)
-      break;
-    int m = 0;
-    for (int i = 0; i < n; i++)
-      if (q->color[i] == color)
-        idx[m++] = i;
-    sort_ctx = q;
-    qsort(idx, (size_t)m, sizeof *idx, by_key);
-    comm_t *c = comm_add(r, m);
-    p = r->comms[q->parent]; /* comm_add may move the array, not the comm itself */
-    for (int k = 0; k < m; k++) {
-      c->members[k] = p->members[idx[k]];
-      c->rank_of[c->members[k]] = k;
-      out[idx[k]] = c->id;
-    }
-  }
-  free(idx);
-}
-
-int comm_create_arrive(comm_reg *r, int parent, int crank, int color, int key, int *out) {
-  comm_t *p = r->comms[parent];
-  pending *q = find_pending(r, p, p->next_seq[crank]++);
-  q->color[crank] = color;
-  q->key[crank] = key;
-  if (++q->arrived < p->size)
+int comm_register(comm_reg *r, int id, const int64_t *w, int size, char *err, size_t errlen) {
+  const comm_t *old = comm_get(r, id);
+  if (old) {
+    if (old->size != size)
+      return x_err(err, errlen, "communicator %d was created with %d members, here with %d", id, old->size, size);
+    for (int i = 0; i < size; i++)
+      if (old->members[i] != w[i])
+        return x_err(err, errlen, "communicator %d: member %d is world rank %d here, %d where it was created", id,
+                     i, (int)w[i], old->members[i]);
     return 0;
-  pending done = *q;
-  *q = r->pend[--r->npend]; /* remove it before build: build adds communicators only */
-  build(r, p, &done, out);
-  free(done.color);
-  free(done.key);
-  return 1;
+  }
+  comm_t *c = comm_alloc(r->np, id, size);
+  for (int i = 0; i < size; i++) {
+    if (w[i] < 0 || w[i] >= r->np || c->rank_of[w[i]] >= 0) {
+      int bad = (int)w[i];
+      free(c->members);
+      free(c->rank_of);
+      free(c);
+      return x_err(err, errlen, "communicator %d: world rank %d %s", id, bad,
+                   bad < 0 || bad >= r->np ? "does not exist" : "is listed twice");
+    }
+    c->members[i] = (int)w[i];
+    c->rank_of[w[i]] = i;
+  }
+  insert(r, c);
+  return 0;
 }

@@ -56,11 +56,10 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
 
 void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn) { w->msg = fn; }
 
-static void free_queue(mpi_req *r) {
+static void free_queue(mpi_world *w, mpi_req *r) {
   while (r) {
     mpi_req *n = r->next;
-    if (--r->refs == 0)
-      free(r);
+    mpi_req_release(w, r);
     r = n;
   }
 }
@@ -70,7 +69,7 @@ void mpi_free(mpi_world *w) {
     return;
   for (size_t i = 0; i < w->cap; i++)
     if (w->boxes[i].key)
-      free_queue(w->boxes[i].head);
+      free_queue(w, w->boxes[i].head);
   free(w->boxes);
   free(w);
 }
@@ -224,10 +223,33 @@ int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm) {
   return b->head && !b->head->recv ? b->head->bytes : -1;
 }
 
+mpi_req *mpi_group_new(mpi_world *w, int rank, long line) {
+  mpi_req *g = req_new(w, rank, rank, 0, 0, 0, 0, line);
+  g->group = 1;
+  return g;
+}
+
+void mpi_group_add(mpi_req *g, mpi_req *child) {
+  g->children = x_realloc(g->children, ((size_t)g->nchildren + 1) * sizeof *g->children);
+  g->children[g->nchildren++] = child;
+}
+
+int mpi_req_done(const mpi_req *r) {
+  if (!r->group)
+    return r->complete;
+  for (int i = 0; i < r->nchildren; i++)
+    if (!r->children[i]->complete)
+      return 0;
+  return 1;
+}
+
 void mpi_req_release(mpi_world *w, mpi_req *r) {
-  (void)w;
-  if (r && --r->refs == 0)
-    free(r);
+  if (!r || --r->refs > 0)
+    return;
+  for (int i = 0; i < r->nchildren; i++)
+    mpi_req_release(w, r->children[i]);
+  free(r->children);
+  free(r);
 }
 
 double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {
@@ -239,7 +261,10 @@ double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {
 }
 
 double mpi_recv_overhead(const mpi_world *w, const mpi_req *r) {
-  return r->recv && r->detached_sender ? cfg_affine(&w->cfg->orecv, (double)r->real_bytes) : 0;
+  double t = r->recv && r->detached_sender ? cfg_affine(&w->cfg->orecv, (double)r->real_bytes) : 0;
+  for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
+    t += mpi_recv_overhead(w, r->children[i]);
+  return t;
 }
 
 int mpi_unmatched(const mpi_world *w) { return w->unmatched; }

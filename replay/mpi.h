@@ -27,6 +27,8 @@ typedef struct mpi_req {
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
   struct mpi_req *next;       /* mailbox queue */
+  struct mpi_req **children;  /* group request (a non-blocking collective): its messages */
+  int32_t nchildren, group;   /* number of children; 1 for a group request */
 } mpi_req;
 
 typedef struct mpi_world mpi_world;
@@ -51,6 +53,12 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_
 mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
 /* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
 int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm);
+/* A group request (non-blocking collective) owned by rank: complete when all the
+ * requests added to it are; releasing it releases them. */
+mpi_req *mpi_group_new(mpi_world *w, int rank, long line);
+void mpi_group_add(mpi_req *group, mpi_req *child);
+/* Whether r is complete (a group: all its children). */
+int mpi_req_done(const mpi_req *r);
 /* Drops the caller's reference. */
 void mpi_req_release(mpi_world *w, mpi_req *r);
 

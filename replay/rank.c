@@ -10,6 +10,7 @@
  * request store is keyed by (src, dst, tag) with FIFO lists and null placeholders. */
 #include "rank.h"
 
+#include "nbc.h"
 #include "replay_impl.h"
 #include "xalloc.h"
 
@@ -30,10 +31,12 @@ enum rop_kind {
   OP_WAITALL_END,   /* end of trace: wait the last request of each store key */
   OP_PROBE,         /* recv with negative size: probe loop, then the receive */
   OP_INIT,          /* init: default datatype and timer origin */
-  OP_COMM_CREATE    /* comm_split / comm_dup (tir extension): peer COLOR, peer2 KEY */
+  OP_IPROBE,        /* one MPI_Iprobe (tir extension) */
+  OP_NBC_BEGIN,     /* a non-blocking collective: the following sends/receives ... */
+  OP_NBC_END        /* ... form one request, stored under (me, me, tag) */
 };
 
-enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4 };
+enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
 
 /* ====== program building ====== */
 
@@ -47,13 +50,14 @@ static rop *push(rank *r, int kind) {
 
 static int cur_comm; /* communicator of the ops being pushed (set by expand) */
 
-static void push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
+static rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
   rop *o = push(r, kind);
   o->flags = (uint8_t)flags;
   o->peer = peer;
   o->tag = tag;
   o->bytes = bytes;
   o->comm = cur_comm;
+  return o;
 }
 
 static void push_amount(rank *r, int kind, double amount) { push(r, kind)->amount = amount; }
@@ -101,23 +105,33 @@ static void vec_bytes(replay_ctx *x, const int64_t *v, int n, int dt, int64_t **
     (*out)[i] = nbytes(x, v[i], dt);
 }
 
-/* The communicator of the current action, checked against its `comm=ID:SIZE` token;
- * NULL after reporting an error. */
+/* The communicator of the current action (the rank must be a member); NULL after
+ * reporting an error. */
 static const comm_t *action_comm(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
-  if (a->comm == 0)
-    return comm_get(x->comms, 0);
-  int g = (size_t)a->comm < r->nlcomm ? r->lcomm[a->comm] : -1;
-  const comm_t *c = g >= 0 ? comm_get(x->comms, g) : NULL;
+  const comm_t *c = comm_get(x->comms, a->comm);
   if (!c)
-    replay_fail(x, "%s:%ld: rank %d has no communicator %d (not created by a comm_split/comm_dup of its "
-                "trace, or MPI_COMM_NULL): '%s'", a->file, a->line, r->id, a->comm, a->text);
-  else if (c->size != a->comm_size)
-    replay_fail(x, "%s:%ld: communicator %d of rank %d has %d members, the trace says %d: '%s'", a->file,
-                a->line, a->comm, r->id, c->size, a->comm_size, a->text);
+    replay_fail(x, "%s:%ld: communicator %d was never created (no comm_split/comm_dup/comm_create line "
+                "of a member reached before): '%s'", a->file, a->line, a->comm, a->text);
+  else if (c->rank_of[r->id] < 0)
+    replay_fail(x, "%s:%ld: rank %d is not a member of communicator %d: '%s'", a->file, a->line, r->id, a->comm,
+                a->text);
   else
     return c;
   return NULL;
+}
+
+/* A creation line: registers (or checks) the communicator it names. */
+static void create_comm(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  char err[256];
+  if (!a->has_arg || a->count < 0)
+    return;
+  if (comm_register(x->comms, (int)a->count, a->vec, a->nvec, err, sizeof err) < 0)
+    replay_fail(x, "%s:%ld: %s: '%s'", a->file, a->line, err, a->text);
+  else if (comm_get(x->comms, (int)a->count)->rank_of[r->id] < 0)
+    replay_fail(x, "%s:%ld: rank %d creates communicator %d but is not one of its members: '%s'", a->file,
+                a->line, r->id, (int)a->count, a->text);
 }
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
@@ -125,17 +139,19 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const comm_t *cm = action_comm(x, r);
   if (!cm)
     return;
-  if (a->peer < 0 || ((kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
-                       kind == COLL_SCATTER || kind == COLL_SCATTERV) && a->peer >= cm->size)) {
-    replay_fail(x, "%s:%ld: root %d is not a rank of the communicator (size %d): '%s'", a->file, a->line,
-                a->peer, cm->size, a->text);
+  int rooted = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
+               kind == COLL_SCATTER || kind == COLL_SCATTERV;
+  int root = a->comm == 0 ? a->peer : a->peer >= 0 && a->peer < x->np ? cm->rank_of[a->peer] : -1;
+  if (rooted && (root < 0 || root >= cm->size)) {
+    replay_fail(x, "%s:%ld: root %d is not a rank of %s: '%s'", a->file, a->line, a->peer,
+                a->comm ? "the communicator" : "MPI_COMM_WORLD", a->text);
     return;
   }
   for (int k = 0; k < cm->size; k++)
     x->scratch[k] = x->host_of[cm->members[k]];
   cur_comm = cm->id;
-  coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = a->peer, .count = a->count,
-                 .node_of = x->scratch};
+  coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
+                 .count = a->count, .node_of = x->scratch};
   c.dtsize = dtsize(x, a->dtype);
   c.sbytes = nbytes(x, a->count, a->dtype);
   c.rbytes = c.sbytes;
@@ -168,6 +184,13 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     break;
   default:
     break;
+  }
+  if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
+    nbc_generate(&c, &r->prog);
+    push(r, OP_NBC_BEGIN);
+    push_prog(r, &r->prog, cm);
+    push(r, OP_NBC_END);
+    return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
   }
   coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
   push_prog(r, &r->prog, cm);
@@ -215,14 +238,15 @@ static void expand(replay_ctx *x, rank *r) {
     return;
   case TRACE_COMM_SPLIT:
   case TRACE_COMM_DUP:
+  case TRACE_COMM_CREATE:
     r->category = -1;
-    if (a->has_arg) {
-      rop *o = push(r, OP_COMM_CREATE);
-      o->peer = a->op == TRACE_COMM_SPLIT ? a->peer : 0;
-      o->peer2 = a->op == TRACE_COMM_SPLIT ? a->peer2 : -1; /* dup: key = parent rank */
-      o->bytes = a->count;
-      o->comm = cur_comm;
-    }
+    create_comm(x, r);
+    return;
+  case TRACE_PROBE:
+    push_p2p(r, OP_PROBE, 0, a->peer, a->tag, 0)->amount = -1; /* probe only: no receive */
+    return;
+  case TRACE_IPROBE:
+    push_p2p(r, OP_IPROBE, 0, a->peer, a->tag, 0);
     return;
   case TRACE_COMM_SIZE:
   case TRACE_LOCATION:
@@ -395,7 +419,7 @@ static double finish_req(replay_ctx *x, mpi_req *q) {
 static int wait_cur(replay_ctx *x, rank *r) {
   if (r->phase == 3)
     return 1;
-  if (!r->cur->complete)
+  if (!mpi_req_done(r->cur))
     return block_wait(x, r);
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
@@ -416,7 +440,7 @@ static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
       if (!v[i])
         continue;
       left++;
-      if (v[i]->complete)
+      if (mpi_req_done(v[i]))
         break;
     }
     if (i == n) {
@@ -439,7 +463,7 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (!v[i])
       continue;
-    if (!v[i]->complete)
+    if (!mpi_req_done(v[i]))
       return block_wait(x, r);
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
@@ -467,8 +491,12 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
       return 1;
     }
     if (!(o->flags & ROP_BLOCKING)) {
-      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
-      r->slots[r->nslots++] = q;
+      if (r->nbc)
+        mpi_group_add(r->nbc, q);
+      else {
+        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+        r->slots[r->nslots++] = q;
+      }
       return 1;
     }
     r->cur = q;
@@ -485,8 +513,12 @@ static int do_recv(replay_ctx *x, rank *r, rop *o) {
       return 1;
     }
     if (!(o->flags & ROP_BLOCKING)) {
-      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
-      r->slots[r->nslots++] = q;
+      if (r->nbc)
+        mpi_group_add(r->nbc, q);
+      else {
+        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+        r->slots[r->nslots++] = q;
+      }
       return 1;
     }
     r->cur = q;
@@ -524,7 +556,7 @@ static int do_test_store(replay_ctx *x, rank *r, rop *o) {
   }
   if (r->phase == 1) {
     mpi_req *q = r->cur;
-    if (!q->complete) {
+    if (!mpi_req_done(q)) {
       store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
       if (x->o->cfg.grow_injected)
@@ -543,47 +575,8 @@ static int do_test_store(replay_ctx *x, rank *r, rop *o) {
 }
 
 static int do_probe(replay_ctx *x, rank *r, rop *o);
+static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
-static void set_lcomm(rank *r, int local, int global) {
-  if (local < 1)
-    return;
-  if ((size_t)local >= r->nlcomm) {
-    r->lcomm = x_realloc(r->lcomm, ((size_t)local + 1) * sizeof *r->lcomm);
-    for (size_t i = r->nlcomm; i <= (size_t)local; i++)
-      r->lcomm[i] = -1;
-    r->nlcomm = (size_t)local + 1;
-  }
-  r->lcomm[local] = global;
-}
-
-/* comm_split / comm_dup: collective over the parent, no simulated time; the rank waits
- * until every member of the parent has called it (MPI's semantics, with zero cost). */
-static int do_comm_create(replay_ctx *x, rank *r, rop *o) {
-  if (r->phase == 1) {
-    if (r->comm_wait)
-      return block_wait(x, r);
-    return 1;
-  }
-  const comm_t *p = comm_get(x->comms, o->comm);
-  int crank = p->rank_of[r->id];
-  r->new_comm = (int)o->bytes;
-  r->phase = 1;
-  if (!comm_create_arrive(x->comms, p->id, crank, o->peer, o->peer2 < 0 ? crank : o->peer2, x->scratch)) {
-    r->comm_wait = 1;
-    return block_wait(x, r);
-  }
-  p = comm_get(x->comms, o->comm);
-  for (int i = 0; i < p->size; i++) {
-    rank *m = &x->ranks[p->members[i]];
-    set_lcomm(m, m->new_comm, x->scratch[i]);
-    if (m != r && m->comm_wait) {
-      m->comm_wait = 0;
-      replay_note_activity(x, m->id, OBS_IDLE);
-      replay_enqueue(x, m->id);
-    }
-  }
-  return 1;
-}
 
 static int step(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
@@ -620,8 +613,16 @@ static int step(replay_ctx *x, rank *r, rop *o) {
     return 0;
   case OP_PROBE:
     return do_probe(x, r, o);
-  case OP_COMM_CREATE:
-    return do_comm_create(x, r, o);
+  case OP_IPROBE:
+    return do_iprobe(x, r, o);
+  case OP_NBC_BEGIN:
+    r->nbc = mpi_group_new(x->w, r->id, r->act.line);
+    return 1;
+  case OP_NBC_END:
+    store_add(r, r->id, r->id, -(++r->nbc_count), 0, r->nbc);
+    r->nbc = NULL;
+    return 1;
+
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
     r->init_time = eng_now(x->e);
@@ -646,6 +647,8 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
     int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag, o->comm);
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
+      if (o->amount < 0) /* MPI_Probe alone (tir's probe line) */
+        return 1;
       o->bytes = bytes;
       r->phase = 2;
       return step(x, r, o);
@@ -663,6 +666,26 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
     return 0;
   }
   return step(x, r, o);
+}
+
+/* One MPI_Iprobe (tir's iprobe line): its polling cost, then a look at the mailbox. */
+static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
+    double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
+    r->phase = 1;
+    if (flops > 0) {
+      r->state = RS_BUSY;
+      replay_note_activity(x, r->id, OBS_MPI);
+      eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
+      return 0;
+    }
+  }
+  if (mpi_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
+    x->iprobe_nsleeps = 1;
+  else if (x->o->cfg.grow_injected)
+    x->iprobe_nsleeps++;
+  return 1;
 }
 
 /* ====== the loop ====== */
@@ -757,7 +780,6 @@ void rank_free(rank *r) {
   free(r->store);
   free(r->vbytes);
   free(r->vbytes2);
-  free(r->lcomm);
   coll_prog_free(&r->prog);
 }
 

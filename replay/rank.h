@@ -60,10 +60,8 @@ typedef struct rank {
   coll_prog prog;       /* scratch for collective programs */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
-  int *lcomm;           /* the rank's communicator ids -> global ids (-1: none) */
-  size_t nlcomm;
-  int comm_wait;        /* blocked in a communicator creation */
-  int new_comm;         /* local id the pending creation gives its communicator */
+  mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
+  int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -134,11 +134,12 @@ static double nice_step(double x) {
   return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-static void unit_of(double step, double *u, const char **name) {
+/* The largest of s, ms, us, ns not above span. */
+static void unit_of(double span, double *u, const char **name) {
   static const double us[] = {1, 1e-3, 1e-6, 1e-9};
   static const char *const names[] = {"s", "ms", "\xc2\xb5s", "ns"};
   int i = 0;
-  while (i < 3 && step < us[i] * 0.999)
+  while (i < 3 && span < us[i] * 0.999)
     i++;
   *u = us[i];
   *name = names[i];
@@ -147,7 +148,7 @@ static void unit_of(double step, double *u, const char **name) {
 static void draw_axis(FILE *o, const frame *f) {
   double step = nice_step(f->tspan / 8), u, y = TOP + f->plot_h;
   const char *un;
-  unit_of(step, &u, &un);
+  unit_of(f->tspan, &u, &un);
   int nd = (int)fmax(0, -floor(log10(step / u) + 1e-9));
   double origin = f->t0 > 0 ? f->t0 : 0;
   fprintf(o, "<g class=\"axis\" font-size=\"11\" text-anchor=\"middle\">\n");

@@ -54,6 +54,9 @@ typedef enum trace_op {
   TRACE_LOCATION,
   TRACE_REGION,     /* tir extension: "R region NAME" enters code region NAME */
   TRACE_REGION_END, /* tir extension: "R region_end [NAME]" leaves the current region */
+  TRACE_COMM_CREATE, /* tir extension: "R comm_create ID SIZE w0 .. w(SIZE-1)" */
+  TRACE_PROBE,       /* tir extension: "R probe SRC TAG" (MPI_Probe) */
+  TRACE_IPROBE,      /* tir extension: "R iprobe SRC TAG FLAG" (one MPI_Iprobe) */
   TRACE_NOPS
 } trace_op;
 
@@ -82,9 +85,12 @@ typedef enum trace_op {
  *  init:                      has_arg = 1 when an argument is present (default type DOUBLE)
  *  location:                  str = FILE, count = LINE
  *  region, region_end:        str = NAME (region_end: may be NULL)
- *  comm_split (tir form):     peer = COLOR, peer2 = KEY, count = NEWID, has_arg = 1
- *  comm_dup (tir form):       count = NEWID, has_arg = 1
+ *  comm_split, comm_dup,      count = ID of the new communicator (-1: MPI_COMM_NULL),
+ *  comm_create (tir forms):   vec = its members' world ranks (nvec = SIZE), has_arg = 1
  *                             (SimGrid's argument-less forms: has_arg = 0, no-ops)
+ *  probe, iprobe:             peer = SRC, tag, count = FLAG (iprobe)
+ *  rooted collectives on a communicator (comm != 0): ROOT is a world rank, count vectors
+ *                             have comm_size elements in communicator rank order
  * Unused fields are 0 / NULL; absent datatypes are TRACE_DT_DEFAULT. */
 typedef struct trace_action {
   trace_op op;
@@ -94,9 +100,10 @@ typedef struct trace_action {
   int dtype, dtype2;
   int has_arg;
   int nvec;         /* length of vec and vec2 (the communicator's size) when used */
-  int comm;         /* tir extension: communicator id local to the rank, 0 = MPI_COMM_WORLD
-                       (a trailing `comm=ID:SIZE` token; see doc/communicators.md) */
-  int comm_size;    /* that communicator's size as the trace states it (np for the world) */
+  int comm;         /* tir extension: the communicator of a collective, 0 = MPI_COMM_WORLD
+                       (lines "R comm ID ACTION ..."; see doc/communicators.md) */
+  int comm_size;    /* that communicator's size (np for the world) */
+  int nbc;          /* tir extension: non-blocking collective ("ibcast", ...): 1 */
   int64_t count, count2;
   double amount;
   int64_t *vec, *vec2;

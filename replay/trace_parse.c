@@ -49,6 +49,8 @@ struct trace_parser {
   const char **argv;        /* token pointers into tok */
   size_t argc, argcap;      /* tokens in argv, and room */
   int64_t *vec, *vec2;      /* count vectors (np each, allocated on first use) */
+  int *csize;               /* tir extension: size of each communicator id seen */
+  size_t ncsize;
   const char *file;         /* file and line being parsed, for messages */
   long lineno;
   const char *kw;           /* keyword being parsed, for messages */
@@ -91,14 +93,23 @@ static int pf_alltoallv(trace_parser *, trace_action *, char *, size_t);
 static int pf_location(trace_parser *, trace_action *, char *, size_t);
 static int pf_region(trace_parser *, trace_action *, char *, size_t);
 static int pf_comm(trace_parser *, trace_action *, char *, size_t);
+static int pf_probe(trace_parser *, trace_action *, char *, size_t);
+
+/* Collective keywords, which tir also accepts with an "i" (non-blocking) prefix. */
+static int is_collective(int op) {
+  return op == TRACE_BARRIER || (op >= TRACE_BCAST && op <= TRACE_EXSCAN);
+}
 
 /* Indexed by trace_op. Counts and usages follow SimGrid's CHECK_ACTION_PARAMS calls. */
 static const op_def ops[TRACE_NOPS] = {
   [TRACE_INIT] = {"init", 0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
   [TRACE_FINALIZE] = {"finalize", 0, -1, 0, R_NONE, "", pf_none},
   [TRACE_COMM_SIZE] = {"comm_size", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "[COLOR KEY NEWID]", pf_comm},
-  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "[NEWID]", pf_comm},
+  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_CREATE] = {"comm_create", 2, -1, 0, R_NONE, "ID SIZE WORLD_RANKS*SIZE", pf_comm},
+  [TRACE_PROBE] = {"probe", 2, 0, 0, R_NONE, "SRC TAG", pf_probe},
+  [TRACE_IPROBE] = {"iprobe", 3, 0, 0, R_NONE, "SRC TAG FLAG", pf_probe},
   [TRACE_COMPUTE] = {"compute", 1, 0, 0, R_NONE, "FLOPS", pf_amount},
   [TRACE_SLEEP] = {"sleep", 1, 0, 0, R_NONE, "SECONDS", pf_amount},
   [TRACE_SEND] = {"send", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
@@ -180,6 +191,7 @@ void trace_parser_free(trace_parser *p) {
   free(p->argv);
   free(p->vec);
   free(p->vec2);
+  free(p->csize);
   free(p);
 }
 
@@ -816,45 +828,86 @@ static void clear_action(trace_action *a, const char *file, long lineno, const c
   a->file = file;
   a->line = lineno;
   a->text = text;
-  a->comm = 0;
+  a->comm = a->nbc = 0;
 }
 
-/* tir's communicator extension: a last token `comm=ID:SIZE` names the communicator the
- * action runs on (ID >= 1, local to the rank; SIZE its size, 1..np). It is removed from
- * the arguments, and count vectors then have SIZE elements. Returns 0 or -1 (err). */
-static int comm_token(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+/* tir's communicator extension: "R comm ID ACTION ARGS..." runs a collective on the
+ * communicator ID, created earlier by a comm_split/comm_dup/comm_create line of the same
+ * trace (whose size the parser remembers: count vectors then have that many elements).
+ * The two tokens are removed, so the action parses as usual. Returns 0 or -1 (err). */
+static int comm_prefix(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   a->comm_size = p->np = p->np_world;
-  const char *t = p->argc > 2 ? p->argv[p->argc - 1] : NULL;
-  if (!t || strncmp(t, "comm=", 5))
+  if (p->argc < 2 || strcmp(p->argv[1], "comm"))
     return 0;
-  char *end;
-  long id = strtol(t + 5, &end, 10), size = *end == ':' ? strtol(end + 1, &end, 10) : -1;
-  if (*end || id < 1 || id > INT_MAX || size < 1 || size > p->np_world)
-    return perr(p, err, errlen, "bad communicator token '%s' (expected comm=ID:SIZE with ID >= 1 and "
-                "1 <= SIZE <= %d)", t, p->np_world);
-  a->comm = (int)id;
-  a->comm_size = p->np = (int)size;
-  p->argc--;
+  int id, clean = 1;
+  if (p->argc < 4 || stoi_like(p->argv[2], &id, &clean) < 0 || !clean || id < 1)
+    return perr(p, err, errlen, "comm needs a communicator ID >= 1 and an action (comm ID ACTION ...)");
+  int size = (size_t)id < p->ncsize ? p->csize[id] : 0;
+  if (size <= 0)
+    return perr(p, err, errlen, "communicator %d is used before a comm_split, comm_dup or comm_create line "
+                "created it", id);
+  a->comm = id;
+  a->comm_size = p->np = size;
+  memmove(p->argv + 1, p->argv + 3, (p->argc - 3) * sizeof *p->argv);
+  p->argc -= 2;
   return 0;
 }
 
-/* comm_split COLOR KEY NEWID / comm_dup NEWID (tir); without arguments: SimGrid's no-op. */
+/* Remembers that communicator id has size members (for later "comm ID" lines). */
+static void remember_comm(trace_parser *p, int id, int size) {
+  if (id < 1)
+    return;
+  if ((size_t)id >= p->ncsize) {
+    size_t n = (size_t)id + 16;
+    p->csize = x_realloc(p->csize, n * sizeof *p->csize);
+    memset(p->csize + p->ncsize, 0, (n - p->ncsize) * sizeof *p->csize);
+    p->ncsize = n;
+  }
+  p->csize[id] = size;
+}
+
+/* comm_split / comm_dup / comm_create ID SIZE w0 .. w(SIZE-1) (tir, as tir-trace writes
+ * them; ID -1 SIZE 0: the rank got MPI_COMM_NULL); without arguments: SimGrid's no-op. */
 static int pf_comm(trace_parser *p, trace_action *a, char *err, size_t errlen) {
-  int need = a->op == TRACE_COMM_SPLIT ? 3 : 1, id;
-  if (p->argc == 2)
+  int id, size, got = (int)p->argc - 2;
+  if (got == 0 && a->op != TRACE_COMM_CREATE)
     return 0;
-  if ((int)p->argc - 2 < need)
-    return perr(p, err, errlen, "%s takes no argument (SimGrid) or %s, got %d", p->kw,
-                a->op == TRACE_COMM_SPLIT ? "COLOR KEY NEWID" : "NEWID", (int)p->argc - 2);
-  if (a->op == TRACE_COMM_SPLIT &&
-      (f_int(p, 1, "COLOR", &a->peer, err, errlen) < 0 || f_int(p, 2, "KEY", &a->peer2, err, errlen) < 0))
+  if (got < 2 || f_int(p, 1, "ID", &id, err, errlen) < 0 || f_int(p, 2, "SIZE", &size, err, errlen) < 0)
+    return got < 2 ? perr(p, err, errlen, "%s needs ID SIZE w0 .. w(SIZE-1), got %d argument%s", p->kw, got,
+                          got == 1 ? "" : "s")
+                   : -1;
+  if (id == -1 && size == 0) {
+    a->count = -1;
+    a->has_arg = 1;
+    return 0;
+  }
+  if (id < 1 || size < 1 || size > p->np_world)
+    return perr(p, err, errlen, "%s: bad ID %d or SIZE %d (ID >= 1, 1 <= SIZE <= %d; or -1 0)", p->kw, id, size,
+                p->np_world);
+  if (got < 2 + size)
+    return perr(p, err, errlen, "%s with SIZE %d needs %d arguments (ID SIZE and %d world ranks), got %d", p->kw,
+                size, 2 + size, size, got);
+  int np = p->np;
+  p->np = size;
+  int rc = f_vec(p, 3, "member", &p->vec, err, errlen);
+  p->np = np;
+  if (rc < 0)
     return -1;
-  if (f_int(p, need, "NEWID", &id, err, errlen) < 0)
-    return -1;
-  if (id < -1 || id == 0)
-    return perr(p, err, errlen, "%s NEWID must be >= 1 (or -1: MPI_COMM_NULL), got %d", p->kw, id);
+  a->vec = p->vec;
+  a->nvec = size;
   a->count = id;
   a->has_arg = 1;
+  remember_comm(p, id, size);
+  return 0;
+}
+
+/* probe SRC TAG / iprobe SRC TAG FLAG (tir). */
+static int pf_probe(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int flag = 0;
+  if (f_int(p, 1, "SRC", &a->peer, err, errlen) < 0 || f_int(p, 2, "TAG", &a->tag, err, errlen) < 0 ||
+      (a->op == TRACE_IPROBE && f_int(p, 3, "FLAG", &flag, err, errlen) < 0))
+    return -1;
+  a->count = flag;
   return 0;
 }
 
@@ -873,13 +926,19 @@ int trace_parse_line(trace_parser *p, const char *file, long lineno, const char 
     return -1;
   if (p->argc < 2)
     return perr(p, err, errlen, "missing action keyword after the rank");
+  if (comm_prefix(p, a, err, errlen) < 0)
+    return -1;
   int op = lookup(p->argv[1]);
+  if (op < 0 && p->argv[1][0] == 'i' && (op = lookup(p->argv[1] + 1)) >= 0) {
+    if (!is_collective(op))
+      op = -1;
+    else
+      a->nbc = 1; /* tir extension: ibcast, iallreduce, ... */
+  }
   if (op < 0)
     return unknown_action(p, p->argv[1], err, errlen);
   a->op = (trace_op)op;
   p->kw = ops[op].name;
-  if (comm_token(p, a, err, errlen) < 0)
-    return -1;
   if (check_count(p, &ops[op], err, errlen) < 0 || ops[op].parse(p, a, err, errlen) < 0)
     return -1;
   return 1;

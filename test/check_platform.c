@@ -339,10 +339,8 @@ START_TEST(dragonfly_routes) {
   /* dragonfly_shared.xml "2,2;3,1;2,3;1": green cables (uids 12..17, after the 12 node
    * cables) of 3 x 1GBps; 12 black cables (18..29), then the blue one (30) of 2 x 1GBps */
   p = load("dragonfly_shared.xml");
-  ck_assert(link_named(p, "blue_link_between_group_0_and_1_routers_1_and_6_30")->bandwidth ==
-            2e9);
-  ck_assert(link_named(p, "green_link_in_chassis_0_between_routers_0_and_1_12")->bandwidth ==
-            3e9);
+  ck_assert(link_named(p, "blue_link_between_group_0_and_1_routers_1_and_6_30")->bandwidth == 2e9);
+  ck_assert(link_named(p, "green_link_in_chassis_0_between_routers_0_and_1_12")->bandwidth == 3e9);
   ROUTE(p, "e5", "e5", "dfs_link_5_loopback");
   plat_free(p);
 }
@@ -431,7 +429,8 @@ static const struct {
   const char *body, *error;
 } bad_cases[] = {
     /* XML syntax (libxml2's message, its line:column) */
-    {ZONE "<host id=\"a\" speed=\"1Gf\"></zone>", "3:61: XML error: Opening and ending tag mismatch"},
+    {ZONE "<host id=\"a\" speed=\"1Gf\"></zone>",
+     "3:61: XML error: Opening and ending tag mismatch"},
     {ZONE "\n<host id='a' speed=\"1Gf\"/ >", "4:25: XML error: "},
     /* unknown link in a route; SPLITDUPLEX without direction; direction on a plain link */
     {ZONE AB "\n<route src=\"a\" dst=\"b\"><link_ctn id=\"nope\"/></route></zone>",
@@ -439,7 +438,8 @@ static const struct {
     {ZONE AB "<link id=\"l\" bandwidth=\"1GBps\" latency=\"0\" sharing_policy=\"SPLITDUPLEX\"/>\n"
              "<route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route></zone>",
      "4:24: link 'l' is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\""},
-    {ZONE AB LINK "\n<route src=\"a\" dst=\"b\"><link_ctn id=\"l\" direction=\"UP\"/></route></zone>",
+    {ZONE AB LINK
+     "\n<route src=\"a\" dst=\"b\"><link_ctn id=\"l\" direction=\"UP\"/></route></zone>",
      "4:24: no such SPLITDUPLEX link: 'l' (upward); a direction is only for SPLITDUPLEX links"},
     {ZONE AB LINK "\n<route src=\"a\" dst=\"x\"><link_ctn id=\"l\"/></route></zone>",
      "4:1: dst 'x' does not name a host, router or zone"},
@@ -553,9 +553,9 @@ START_TEST(load_file_errors) {
   ck_assert(strstr(load_text("", &p), "bad.xml:1:1: XML error: Document is empty"));
   ck_assert(strstr(load_text("<?xml version='1.0'?>\n<plat/>\n", &p),
                    "bad.xml:2:1: the root element is <plat> (expected <platform"));
-  ck_assert(strstr(load_text("<platform version=\"3\"><zone id=\"z\" routing=\"Full\"/></platform>",
-                             &p),
-                   "bad.xml:1:1: platform version 3 is too old"));
+  ck_assert(
+      strstr(load_text("<platform version=\"3\"><zone id=\"z\" routing=\"Full\"/></platform>", &p),
+             "bad.xml:1:1: platform version 3 is too old"));
   ck_assert(strstr(load_text("<platform version=\"4.2\"/>", &p), "comes from the future"));
   ck_assert(strstr(load_text("<platform><zone id=\"z\" routing=\"Full\"/></platform>", &p),
                    "platform version 0.0 is too old"));
@@ -568,8 +568,8 @@ START_TEST(missing_route) {
   platform *p;
   const char *err = load_text(HEAD ZONE AB "</zone>\n</platform>\n", &p);
   ck_assert_msg(p != NULL, "%s", err);
-  ck_assert(strstr(route(p, "a", "b", NULL),
-                   "ERROR no route from 'a' to 'b' in zone 'z' (routing Full"));
+  ck_assert(
+      strstr(route(p, "a", "b", NULL), "ERROR no route from 'a' to 'b' in zone 'z' (routing Full"));
   ROUTE(p, "a", "a", "__loopback__");
   char msg[256];
   plat_route r = {0};
@@ -626,8 +626,7 @@ START_TEST(shipped_graphene) {
   ROUTE(p, "graphene-1.nancy.grid5000.fr", "graphene-2.nancy.grid5000.fr",
         "graphene-cab1_link_1_limiter graphene-cab1_link_1_UP graphene-cab1_backbone "
         "graphene-cab1_link_2_DOWN graphene-cab1_link_2_limiter");
-  ck_assert_str_eq(route(p, "graphene-1.nancy.grid5000.fr", "graphene-144.nancy.grid5000.fr",
-                         &lat),
+  ck_assert_str_eq(route(p, "graphene-1.nancy.grid5000.fr", "graphene-144.nancy.grid5000.fr", &lat),
                    "graphene-cab1_link_1_limiter graphene-cab1_link_1_UP graphene-cab1_backbone "
                    "graphene-cab1-uplink_UP graphene-backbone graphene-cab4-uplink_DOWN "
                    "graphene-cab4_backbone graphene-cab4_link_144_DOWN "
@@ -667,13 +666,23 @@ END_TEST
 
 /* Every shipped platform and test platform loads. */
 START_TEST(all_load) {
-  static const char *const shipped[] = {"small_platform.xml", "cluster-stencil.xml",
-                                        "graphene.xml", "taurus.xml"};
-  static const char *const tests[] = {"cluster_flat.xml", "cluster_zone.xml", "dijkstra.xml",
-                                      "dragonfly.xml", "dragonfly_shared.xml", "fattree.xml",
-                                      "fattree_shared.xml", "floyd.xml", "full.xml",
-                                      "multi.xml", "nested.xml", "nested_dijkstra.xml",
-                                      "nested_floyd.xml", "torus.xml", "torus_shared.xml"};
+  static const char *const shipped[] = {"small_platform.xml", "cluster-stencil.xml", "graphene.xml",
+                                        "taurus.xml"};
+  static const char *const tests[] = {"cluster_flat.xml",
+                                      "cluster_zone.xml",
+                                      "dijkstra.xml",
+                                      "dragonfly.xml",
+                                      "dragonfly_shared.xml",
+                                      "fattree.xml",
+                                      "fattree_shared.xml",
+                                      "floyd.xml",
+                                      "full.xml",
+                                      "multi.xml",
+                                      "nested.xml",
+                                      "nested_dijkstra.xml",
+                                      "nested_floyd.xml",
+                                      "torus.xml",
+                                      "torus_shared.xml"};
   for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++)
     plat_free(load_in("platforms", shipped[i]));
   for (size_t i = 0; i < sizeof tests / sizeof *tests; i++)

@@ -57,8 +57,8 @@ START_TEST(speed_unitless_and_bad) {
   ck_assert(parse_ok(UNITS_SPEED, "0", &unitless) == 0.0);
   ck_assert_int_eq(unitless, 1);
   parse_bad(UNITS_SPEED, "2MHz", "unknown unit 'MHz' in speed '2MHz' (expected f, kf, Mf");
-  parse_bad(UNITS_SPEED, "1Kf", "unknown unit 'Kf'");       /* kilo is a lower-case k */
-  parse_bad(UNITS_SPEED, "1Kif", "unknown unit 'Kif'");     /* no binary prefix for speeds */
+  parse_bad(UNITS_SPEED, "1Kf", "unknown unit 'Kf'");         /* kilo is a lower-case k */
+  parse_bad(UNITS_SPEED, "1Kif", "unknown unit 'Kif'");       /* no binary prefix for speeds */
   parse_bad(UNITS_SPEED, "1Mflops", "unknown unit 'Mflops'"); /* short prefix, long unit */
   parse_bad(UNITS_SPEED, "1 Gf", "unknown unit ' Gf'");
   parse_bad(UNITS_SPEED, "Gf", "cannot parse the number in speed 'Gf'");
@@ -103,7 +103,7 @@ START_TEST(time_units) {
   REL(parse_ok(UNITS_TIME, "1.461517ms", NULL), 1.461517e-3);
   REL(parse_ok(UNITS_TIME, "3ns", NULL), 3e-9);
   REL(parse_ok(UNITS_TIME, "7ps", NULL), 7e-12);
-  ck_assert(parse_ok(UNITS_TIME, "2m", NULL) == 120.0);      /* minutes, not milli */
+  ck_assert(parse_ok(UNITS_TIME, "2m", NULL) == 120.0); /* minutes, not milli */
   ck_assert(parse_ok(UNITS_TIME, "1h", NULL) == 3600.0);
   ck_assert(parse_ok(UNITS_TIME, "1d", NULL) == 86400.0);
   ck_assert(parse_ok(UNITS_TIME, "1w", NULL) == 604800.0); /* 7 * 24 * 3600 */

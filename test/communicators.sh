@@ -1,30 +1,38 @@
 #!/bin/sh
-# communicators.sh - tir's sub-communicator extension (doc/communicators.md): a broadcast on
-# a two-rank row communicator costs exactly one point-to-point message, two rows run in
-# parallel, and errors name the line.
+# communicators.sh - tir's extensions (doc/communicators.md): a broadcast on a two-rank row
+# communicator costs exactly one point-to-point message and two rows run in parallel; a
+# non-blocking broadcast costs the same as its linear messages; errors name the line.
 . "$(dirname "$0")/setup.sh"
 cd "$tmp"
-# 4 ranks, rows {0,1} and {2,3}: each row broadcasts 100000 bytes from its rank 0
+time_of() { $TIR -q -n "$1" "$2" | sed -n 's/^Simulated time: \(.*\) s$/\1/p'; }
+# 4 ranks, rows {0,1} (id 1) and {2,3} (id 2): each row broadcasts 100000 bytes from its first rank
 for r in 0 1 2 3; do
-  printf '%s init\n%s comm_split %s %s 1\n%s bcast 100000 0 comm=1:2\n' $r $r $((r / 2)) $r $r > split$r.txt
+  row=$((r / 2 + 1)); a=$((r / 2 * 2)); b=$((a + 1))
+  printf '%s init\n%s comm_split %s 2 %s %s\n%s comm %s bcast 100000 %s\n' $r $r $row $a $b $r $row $a > split$r.txt
 done
 printf 'split0.txt\nsplit1.txt\nsplit2.txt\nsplit3.txt\n' > split.idx
 # the same messages written as world point-to-point: 0 -> 1 and 2 -> 3
 printf '0 init\n0 send 1 0 100000\n' > p0.txt; printf '1 init\n1 recv 0 0 100000\n' > p1.txt
 printf '2 init\n2 send 3 0 100000\n' > p2.txt; printf '3 init\n3 recv 2 0 100000\n' > p3.txt
 printf 'p0.txt\np1.txt\np2.txt\np3.txt\n' > p2p.idx
-a=$($TIR -q -n 4 split.idx | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
-b=$($TIR -q -n 4 p2p.idx | sed -n 's/^Simulated time: \(.*\) s$/\1/p')
+a=$(time_of 4 split.idx); b=$(time_of 4 p2p.idx)
 echo "row broadcasts: $a s, equivalent point-to-point: $b s"
 [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: times differ"; exit 1; }
-# with SimGrid's semantics (no communicators) the bcast would run on 4 ranks: longer
-# errors: unknown communicator, wrong size, root outside the communicator
-printf '0 init\n0 bcast 10 0 comm=2:2\n' > e0.txt; cp p1.txt e1.txt
-printf 'e0.txt\ne1.txt\n' > e.idx
+# a non-blocking bcast of 3 ranks = root isends to both, others irecv; waited by (r, r, -1)
+for r in 0 1 2; do printf '%s init\n%s ibcast 100000 0\n%s wait %s %s -1\n' $r $r $r $r $r > n$r.txt; done
+printf 'n0.txt\nn1.txt\nn2.txt\n' > n.idx
+printf '0 init\n0 isend 1 9 100000\n0 isend 2 9 100000\n0 waitall\n' > q0.txt
+printf '1 init\n1 recv 0 9 100000\n' > q1.txt; printf '2 init\n2 recv 0 9 100000\n' > q2.txt
+printf 'q0.txt\nq1.txt\nq2.txt\n' > q.idx
+a=$(time_of 3 n.idx); b=$(time_of 3 q.idx)
+echo "ibcast: $a s, equivalent point-to-point: $b s"
+[ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: ibcast times differ"; exit 1; }
+# errors: unknown communicator, disagreeing creation lines, non-member
+printf '0 init\n0 comm 7 barrier\n' > e0.txt; cp p1.txt e1.txt; printf 'e0.txt\ne1.txt\n' > e.idx
 if $TIR -q -n 2 e.idx 2> err.txt; then echo "FAIL: unknown communicator accepted"; exit 1; fi
-grep -q 'e0.txt:2: rank 0 has no communicator 2' err.txt || { cat err.txt; exit 1; }
-for r in 0 1; do printf '%s init\n%s comm_split 0 %s 1\n%s bcast 10 0 comm=1:1\n' $r $r $r $r > s$r.txt; done
-printf 's0.txt\ns1.txt\n' > s.idx
-if $TIR -q -n 2 s.idx 2> err.txt; then echo "FAIL: wrong size accepted"; exit 1; fi
-grep -q 'communicator 1 of rank . has 2 members, the trace says 1' err.txt || { cat err.txt; exit 1; }
-echo "3 passed, 0 failed"
+grep -q 'e0.txt:2: communicator 7 is used before' err.txt || { cat err.txt; exit 1; }
+printf '0 init\n0 comm_split 1 2 0 1\n' > d0.txt; printf '1 init\n1 comm_split 1 2 1 0\n' > d1.txt
+printf 'd0.txt\nd1.txt\n' > d.idx
+if $TIR -q -n 2 d.idx 2> err.txt; then echo "FAIL: disagreeing members accepted"; exit 1; fi
+grep -q 'communicator 1: member 0 is world rank 1 here, 0 where it was created' err.txt || { cat err.txt; exit 1; }
+echo "4 passed, 0 failed"

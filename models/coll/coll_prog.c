@@ -38,7 +38,10 @@ void coll_waitall(coll_prog *p) {
   p->nreq = 0;
 }
 void coll_wait(coll_prog *p, int req) { push(p, COLL_OP_WAIT, req, 0, 0); }
-void coll_waiteach(coll_prog *p) { push(p, COLL_OP_WAITEACH, 0, 0, 0); }
+void coll_waiteach(coll_prog *p) {
+  push(p, COLL_OP_WAITEACH, 0, 0, 0);
+  p->nreq = 0;
+}
 
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag) {
   coll_isend(p, dst, tag, sbytes);
