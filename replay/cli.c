@@ -261,6 +261,7 @@ static int watch(const cli *c, replay_opts *o, platform *p, watchers *w, char *e
   if (o->cfg.host_energy || c->power_trace) {
     if (!(w->en = energy_new(p, &o->cfg, err, errlen)))
       return TIR_EXIT_INPUT;
+    energy_keep_power_trace(w->en, c->power_trace != NULL);
     energy_observer(w->en, &w->obs[o->nobs++]);
   }
   if (c->timeline) {

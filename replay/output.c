@@ -288,16 +288,17 @@ static void write_csv(FILE *f, const replay_opts *o, const replay_result *r, con
   unsigned long long bytes = 0;
   for (int i = 0; i < r->np; i++) {
     const replay_rank *k = &r->ranks[i];
+    const stats_rank *s = st && i < st->np ? &st->ranks[i] : NULL;
+    uint64_t sent = s ? s->bytes_sent : k->bytes_sent;
     fprintf(f, "%d,%s,%.17g,%.17g,%.17g,%.17g,%llu,%llu", i, plat_host_at(o->plat, k->host)->name, k->finish,
-            k->compute, k->comm, k->wait, (unsigned long long)k->actions, (unsigned long long)k->bytes_sent);
-    if (st && i < st->np) {
-      const stats_rank *s = &st->ranks[i];
+            k->compute, k->comm, k->wait, (unsigned long long)k->actions, (unsigned long long)sent);
+    if (s) {
       fprintf(f, ",%.17g,%.17g,%llu,%llu,%llu", s->p2p, s->coll, (unsigned long long)s->bytes_recv,
               (unsigned long long)s->msgs_sent, (unsigned long long)s->msgs_recv);
       sum[2] += s->p2p, sum[3] += s->coll;
     }
     fputc('\n', f);
-    sum[0] += k->compute, sum[1] += k->wait, bytes += k->bytes_sent;
+    sum[0] += k->compute, sum[1] += k->wait, bytes += sent;
   }
   fprintf(f, "all,,%.17g,%.17g,,%.17g,%llu,%llu", r->simulated_time, sum[0], sum[1],
           (unsigned long long)r->actions, bytes);

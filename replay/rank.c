@@ -31,6 +31,7 @@ enum rop_kind {
   OP_WAITALL_END,   /* end of trace: wait the last request of each store key */
   OP_PROBE,         /* recv with negative size: probe loop, then the receive */
   OP_INIT,          /* init: default datatype and timer origin */
+  OP_WAIT_SLOT,     /* MPI_Wait on one program request: peer = index from wait_from */
   OP_IPROBE,        /* one MPI_Iprobe (tir extension) */
   OP_NBC_BEGIN,     /* a non-blocking collective: the following sends/receives ... */
   OP_NBC_END        /* ... form one request, stored under (me, me, tag) */
@@ -75,7 +76,7 @@ static int dtsize(replay_ctx *x, int dt) {
 static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
   for (size_t i = 0; i < p->n; i++) {
     const coll_op *c = &p->ops[i];
-    int peer = cm->members[c->peer];
+    int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
     switch (c->op) {
     case COLL_OP_ISEND:
       push_p2p(r, OP_SEND, ROP_ISEND, peer, c->tag, c->bytes);
@@ -91,6 +92,9 @@ static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
       break;
     case COLL_OP_WAITEACH:
       push(r, OP_WAITEACH);
+      break;
+    case COLL_OP_WAIT:
+      push(r, OP_WAIT_SLOT)->peer = c->peer;
       break;
     default:
       push(r, OP_WAITALL);
@@ -593,6 +597,16 @@ static int step(replay_ctx *x, rank *r, rop *o) {
       r->nslots = r->wait_from = 0;
     return done;
   }
+  case OP_WAIT_SLOT:
+    if (r->phase == 0) {
+      mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
+      r->cur = *q;
+      *q = NULL;
+      if (!r->cur)
+        return 1;
+      r->phase = 2;
+    }
+    return wait_cur(x, r);
   case OP_EXEC:
   case OP_SLEEP:
     if (r->phase++ == 0)
