@@ -12,6 +12,7 @@
 #include "timeline.h"
 #include "platform.h"
 #include "replay.h"
+#include "stats.h"
 #include "trace.h"
 #include "validate.h"
 #include "xalloc.h"
@@ -253,7 +254,8 @@ static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
 typedef struct watchers {
   energy *en;
   timeline *tl;
-  replay_observer obs[2];
+  stats *st;
+  replay_observer obs[3];
 } watchers;
 
 static int watch(const cli *c, replay_opts *o, platform *p, watchers *w, char *err, size_t errlen) {
@@ -268,6 +270,10 @@ static int watch(const cli *c, replay_opts *o, platform *p, watchers *w, char *e
     if (!(w->tl = timeline_open(c->timeline, c->tl_format, c->win_start, c->win_end, p, err, errlen)))
       return TIR_EXIT_IO;
     timeline_observer(w->tl, &w->obs[o->nobs++]);
+  }
+  if (c->report) {
+    w->st = stats_new();
+    stats_observer(w->st, &w->obs[o->nobs++]);
   }
   o->obs = w->obs;
   return 0;
@@ -288,7 +294,7 @@ static int write_outputs(const cli *c, const replay_opts *o, const replay_result
     if (r < 0)
       fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
   }
-  if (c->report && output_report(c->report, o, res, w->en, err, sizeof err) < 0)
+  if (c->report && output_report_stats(c->report, o, res, w->en, w->st, err, sizeof err) < 0)
     fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
   return rc;
 }
@@ -313,6 +319,7 @@ static int simulate(const cli *c, replay_opts *o, platform *p) {
   if (w.tl)
     timeline_close(w.tl, 1, err, sizeof err);
   energy_free(w.en);
+  stats_free(w.st);
   return rc;
 }
 
