@@ -490,6 +490,7 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
   }
   if (r->phase == 1) {
     mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    r->stats->bytes_sent += (uint64_t)o->bytes;
     if (o->flags & ROP_STORE) {
       store_add(r, r->id, o->peer, o->tag, o->comm, q);
       return 1;

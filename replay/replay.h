@@ -33,7 +33,8 @@ typedef struct replay_rank {
   double compute;         /* time in compute and sleep actions */
   double comm;            /* time in send/recv/collective actions */
   double wait;            /* time in wait/waitall/test actions */
-  uint64_t actions;       /* trace actions executed (bytes: see stats.h, with --report) */
+  uint64_t actions;       /* trace actions executed */
+  uint64_t bytes_sent;    /* message bytes sent (point-to-point and collectives) */
 } replay_rank;
 
 typedef struct replay_result {

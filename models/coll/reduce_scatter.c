@@ -3,10 +3,9 @@
  * default: when every rank receives the same count, the default reduce of the whole
  * vector to rank 0 followed by a linear scatterv from 0; otherwise MPICH's choice
  * (reduce_scatter__mpich: pairwise above 524288 elements in total, else recursive
- * doubling; the latter comes with the full algorithm library). */
+ * doubling). pair returns at once when the total is zero (SimGrid: MPI_ERR_COUNT). */
 #include "coll_algos.h"
 
-#include <string.h>
 
 static int64_t total(const coll_args *a) {
   int64_t t = 0;
@@ -18,6 +17,8 @@ static int64_t total(const coll_args *a) {
 /* pairwise: at step i, send dst = rank+i its block, receive ours from src = rank-i. */
 void coll_reduce_scatter_mpich_pair(const coll_args *a, coll_prog *p) {
   int n = a->size, r = a->rank;
+  if (total(a) == 0)
+    return;
   for (int i = 1; i < n; i++) {
     int src = (r - i + n) % n, dst = (r + i) % n;
     coll_sendrecv(p, dst, a->rcounts[dst], src, a->rcounts[r], COLL_TAG_REDUCE_SCATTER);
@@ -34,12 +35,10 @@ static int regular(const coll_args *a) {
 void coll_reduce_scatter_default(const coll_args *a, coll_prog *p) {
   if (!regular(a)) {
     int64_t elems = a->dtsize > 0 ? total(a) / a->dtsize : total(a);
-    if (elems > 524288 || coll_algo_find(COLL_REDUCE_SCATTER, "mpich_rdb") < 0) {
+    if (elems > 524288)
       coll_reduce_scatter_mpich_pair(a, p);
-    } else {
-      const coll_algo *rdb = coll_algo_at(coll_algo_find(COLL_REDUCE_SCATTER, "mpich_rdb"));
-      rdb->gen(a, p);
-    }
+    else
+      coll_reduce_scatter_mpich_rdb(a, p);
     return;
   }
   coll_args b = *a;
