@@ -131,7 +131,7 @@ static void add_unique(const platform *p, plat_route *r, size_t start, const sta
     size_t k = start;
     while (k < r->n && r->links[k] != l->l[i])
       k++;
-    if (1)
+    if (k == r->n)
       route_push(p, r, l->l[i]);
   }
 }

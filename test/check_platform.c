@@ -290,6 +290,10 @@ START_TEST(torus_routes) {
    * a node cannot reach itself */
   p = load("torus_shared.xml");
   ROUTE(p, "r10.t", "r13.t", "ring_link_from_4_to_0 ring_link_from_3_to_4");
+  /* from m = 3 > 5/2 to 2: (3 + 2) mod 5 = 0 < 2, so left, one hop on r12's cable;
+   * from m = 4 to 1: (4 + 2) mod 5 = 1 >= 1, so right through the wrap: 4 -> 0 -> 1 */
+  ROUTE(p, "r13.t", "r12.t", "ring_link_from_2_to_3");
+  ROUTE(p, "r14.t", "r11.t", "ring_link_from_4_to_0 ring_link_from_0_to_1");
   ck_assert(strstr(route(p, "r12.t", "r12.t", NULL), "ERROR no route"));
   plat_free(p);
 }
@@ -314,6 +318,15 @@ START_TEST(fattree_routes) {
    * switch (id 15): up one cable, down the other */
   p = load("fattree_shared.xml");
   ROUTE(p, "m0", "m1", "link_from_0_15_0 link_from_1_15_1");
+  plat_free(p);
+  /* fattree3.xml "3;2,2,2;1,2,2;1,2,2", p4 has label (0,0,1). Down from top switch 7,
+   * the scan finds port 1 (1 mod 2 = p4's last digit), steps to switch 9 and goes on
+   * there at port 2: 2 mod 2 = 0 = p4's middle digit, so it takes the *second* parallel
+   * cable to switch 13 (uid 17), where a fresh scan would take port 0 (uid 16). */
+  p = load("fattree3.xml");
+  ROUTE(p, "p0", "p4",
+        "link_from_0_15_0_UP link_from_15_11_8_UP link_from_11_7_25_UP link_from_9_7_32_DOWN "
+        "link_from_13_9_17_DOWN link_from_4_13_4_DOWN");
   plat_free(p);
 }
 END_TEST
