@@ -29,7 +29,7 @@ platform *plat_new(const char *source) {
 /* Registers a netpoint in zone (-1: none); returns its index or -1 if the name is taken. */
 static int add_np(platform *p, const char *name, np_kind kind, int zone, int ref, char *err,
                   size_t errlen) {
-  int old = strmap_get(&p->np_by_name, name);
+  int old = plat_strmap_get(&p->np_by_name, name);
   if (old >= 0)
     return x_err(err, errlen, "duplicate name '%s': a %s of that name already exists", name,
                  np_kind_name(p->nps[old].kind));
@@ -42,11 +42,13 @@ static int add_np(platform *p, const char *name, np_kind kind, int zone, int ref
     np->local = z->nvert;
     z->vert[z->nvert++] = p->nnps;
   }
-  strmap_put(&p->np_by_name, np->name, p->nnps);
+  plat_strmap_put(&p->np_by_name, np->name, p->nnps);
   return p->nnps++;
 }
 
-int plat_np_find(const platform *p, const char *name) { return strmap_get(&p->np_by_name, name); }
+int plat_np_find(const platform *p, const char *name) {
+  return plat_strmap_get(&p->np_by_name, name);
+}
 
 int plat_np_in_zone(const platform *p, int np, int z) {
   if (p->nps[np].kind == NP_ZONE && p->nps[np].ref == z)
@@ -134,11 +136,11 @@ void plat_add_config(platform *p, const char *key, const char *value) {
 /* ==================================================================== links */
 static int new_link(platform *p, const char *name, double bw, double lat, plat_sharing policy,
                     int model_loopback, char *err, size_t errlen) {
-  if (strmap_get(&p->link_by_name, name) >= 0)
+  if (plat_strmap_get(&p->link_by_name, name) >= 0)
     return x_err(err, errlen, "duplicate link id '%s'", name);
   x_grow(&p->links, &p->clinks, (size_t)p->nlinks + 1, sizeof *p->links);
   p->links[p->nlinks] = (plat_link){x_strdup(name), bw, lat, policy, model_loopback};
-  strmap_put(&p->link_by_name, p->links[p->nlinks].name, p->nlinks);
+  plat_strmap_put(&p->link_by_name, p->links[p->nlinks].name, p->nlinks);
   return p->nlinks++;
 }
 
@@ -151,7 +153,7 @@ int plat_add_link(platform *p, const char *name, double bw, double lat, plat_sha
 
 int plat_add_duplex(platform *p, const char *name, double bw, double lat, char *err,
                     size_t errlen) {
-  if (strmap_get(&p->duplex_by_name, name) >= 0)
+  if (plat_strmap_get(&p->duplex_by_name, name) >= 0)
     return x_err(err, errlen, "duplicate link id '%s'", name);
   char *up = x_asprintf("%s_UP", name), *down = x_asprintf("%s_DOWN", name);
   int u = plat_add_link(p, up, bw, lat, PLAT_SHARED, err, errlen);
@@ -162,7 +164,7 @@ int plat_add_duplex(platform *p, const char *name, double bw, double lat, char *
     return -1;
   x_grow(&p->duplex, &p->cduplex, (size_t)p->nduplex + 1, sizeof *p->duplex);
   p->duplex[p->nduplex] = (plat_duplex){x_strdup(name), u, d};
-  strmap_put(&p->duplex_by_name, p->duplex[p->nduplex].name, p->nduplex);
+  plat_strmap_put(&p->duplex_by_name, p->duplex[p->nduplex].name, p->nduplex);
   return p->nduplex++;
 }
 
@@ -180,7 +182,7 @@ const plat_host *plat_host_at(const platform *p, int i) {
 }
 
 int plat_host_find(const platform *p, const char *name) {
-  int np = strmap_get(&p->np_by_name, name);
+  int np = plat_strmap_get(&p->np_by_name, name);
   return np >= 0 && p->nps[np].kind == NP_HOST ? p->nps[np].ref : -1;
 }
 
@@ -253,9 +255,9 @@ void plat_free(platform *p) {
   for (int i = 0; i < p->nduplex; i++)
     free(p->duplex[i].name);
   free_props(p->config, p->nconfig);
-  strmap_free(&p->np_by_name);
-  strmap_free(&p->link_by_name);
-  strmap_free(&p->duplex_by_name);
+  plat_strmap_free(&p->np_by_name);
+  plat_strmap_free(&p->link_by_name);
+  plat_strmap_free(&p->duplex_by_name);
   free(p->hosts);
   free(p->host_np);
   free(p->links);

@@ -20,18 +20,18 @@
 int plat_cluster_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
   switch (c->topology) {
   case TOPO_TORUS:
-    return torus_build(p, parent, c, err, errlen);
+    return plat_torus_build(p, parent, c, err, errlen);
   case TOPO_FAT_TREE:
-    return fattree_build(p, parent, c, err, errlen);
+    return plat_fattree_build(p, parent, c, err, errlen);
   case TOPO_DRAGONFLY:
-    return dragonfly_build(p, parent, c, err, errlen);
+    return plat_dragonfly_build(p, parent, c, err, errlen);
   default:
-    return star_build_flat(p, parent, c, err, errlen);
+    return plat_star_build_flat(p, parent, c, err, errlen);
   }
 }
 
-int cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
-                 size_t errlen) {
+int plat_cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
+                      size_t errlen) {
   if (position >= c->nradicals)
     return x_err(err, errlen,
                  "cluster '%s': cannot create host number %d, the radical gives "
@@ -45,23 +45,24 @@ int cluster_host(platform *p, int zone, const plat_cluster *c, int position, cha
   return h;
 }
 
-int cluster_loopback(platform *p, const plat_cluster *c, int position, char *err, size_t errlen) {
+int plat_cluster_loopback(platform *p, const plat_cluster *c, int position, char *err,
+                          size_t errlen) {
   char *name = x_asprintf("%s_link_%d_loopback", c->id, c->radicals[position]);
   int l = plat_add_link(p, name, c->loopback_bw, c->loopback_lat, PLAT_FATPIPE, err, errlen);
   free(name);
   return l;
 }
 
-int cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err,
-                    size_t errlen) {
+int plat_cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err,
+                         size_t errlen) {
   char *name = x_asprintf("%s_link_%lu_limiter", c->id, id);
   int l = plat_add_link(p, name, c->limiter, 0.0, PLAT_SHARED, err, errlen);
   free(name);
   return l;
 }
 
-int cluster_cable(platform *p, const plat_cluster *c, const char *name, double bw, int ends[2],
-                  char *err, size_t errlen) {
+int plat_cluster_cable(platform *p, const plat_cluster *c, const char *name, double bw, int ends[2],
+                       char *err, size_t errlen) {
   if (!c->split) {
     ends[0] = ends[1] = plat_add_link(p, name, bw, c->lat, PLAT_SHARED, err, errlen);
     return ends[0] < 0 ? -1 : 0;
@@ -94,8 +95,8 @@ static int parse_uint(const char *s, size_t len, unsigned *out) {
   return 0;
 }
 
-int cluster_parse_uints(const char *s, char sep, unsigned *out, int max, const char *what,
-                        char *err, size_t errlen) {
+int plat_cluster_parse_uints(const char *s, char sep, unsigned *out, int max, const char *what,
+                             char *err, size_t errlen) {
   int n = 0;
   for (const char *tok = s;; n++) {
     const char *end = strchr(tok, sep);
@@ -111,7 +112,7 @@ int cluster_parse_uints(const char *s, char sep, unsigned *out, int max, const c
   }
 }
 
-int cluster_split(char *s, char sep, char **parts, int n) {
+int plat_cluster_split(char *s, char sep, char **parts, int n) {
   int k = 0;
   parts[k++] = s;
   for (char *c = s; *c; c++)

@@ -48,18 +48,18 @@ static void str_grow(strmap *m) {
       bigger.vals[j] = m->vals[i];
       bigger.n++;
     }
-  strmap_free(m);
+  plat_strmap_free(m);
   *m = bigger;
 }
 
-int strmap_get(const strmap *m, const char *key) {
+int plat_strmap_get(const strmap *m, const char *key) {
   if (m->cap == 0)
     return -1;
   size_t i = str_slot(m, key);
   return m->keys[i] ? m->vals[i] : -1;
 }
 
-int strmap_put(strmap *m, const char *key, int val) {
+int plat_strmap_put(strmap *m, const char *key, int val) {
   if (2 * (m->n + 1) > m->cap)
     str_grow(m);
   size_t i = str_slot(m, key);
@@ -71,7 +71,7 @@ int strmap_put(strmap *m, const char *key, int val) {
   return -1;
 }
 
-void strmap_free(strmap *m) {
+void plat_strmap_free(strmap *m) {
   free(m->keys);
   free(m->vals);
   memset(m, 0, sizeof *m);
@@ -96,18 +96,18 @@ static void u64_grow(u64map *m) {
       bigger.vals[j] = m->vals[i];
       bigger.n++;
     }
-  u64map_free(m);
+  plat_u64map_free(m);
   *m = bigger;
 }
 
-int u64map_get(const u64map *m, uint64_t key) {
+int plat_u64map_get(const u64map *m, uint64_t key) {
   if (m->cap == 0)
     return -1;
   size_t i = u64_slot(m, key + 1);
   return m->keys[i] ? m->vals[i] : -1;
 }
 
-int u64map_put(u64map *m, uint64_t key, int val) {
+int plat_u64map_put(u64map *m, uint64_t key, int val) {
   if (2 * (m->n + 1) > m->cap)
     u64_grow(m);
   size_t i = u64_slot(m, key + 1);
@@ -119,7 +119,7 @@ int u64map_put(u64map *m, uint64_t key, int val) {
   return -1;
 }
 
-void u64map_free(u64map *m) {
+void plat_u64map_free(u64map *m) {
   free(m->keys);
   free(m->vals);
   memset(m, 0, sizeof *m);

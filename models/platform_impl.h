@@ -9,9 +9,10 @@
  *  - a *zone* has a routing (zone_ops: Full, Floyd, Dijkstra, Star for clusters, Torus,
  *    FatTree, Dragonfly, None), a parent, and is either a leaf (hosts and routers) or
  *    recursive (sub-zones, joined by zoneRoutes between gateways);
- *  - a zone's local_route appends the links between two of its vertices to a plat_route
- *    (adding their latencies in SimGrid's order) and names the gateways when the vertices
- *    are sub-zones; platform_route.c turns that into host-to-host routes
+ *  - a zone's local_route adds the links between two of its vertices to a plat_route
+ *    (appended; a Dijkstra zone inserts them at the start of the route being built, as
+ *    SimGrid does), adds their latencies in SimGrid's order, and names the gateways when
+ *    the vertices are sub-zones; platform_route.c turns that into host-to-host routes
  *    (NetZoneImpl::get_global_route).
  * A route declared in XML is a list of hops; a hop knows the link used going forward
  * and the one used in the generated reverse route (the two sides of a split-duplex
@@ -33,24 +34,24 @@
  * ==================================================================================== */
 typedef struct strmap {
   const char **keys; /* NULL = empty slot */
-  int *vals;
-  size_t cap, n; /* slots (a power of two, or 0), used slots */
+  int *vals;         /* value of each slot */
+  size_t cap, n;     /* slots (a power of two, or 0), used slots */
 } strmap;
 
-int strmap_get(const strmap *m, const char *key); /* value, or -1 if absent */
+int plat_strmap_get(const strmap *m, const char *key); /* value, or -1 if absent */
 /* Inserts key -> val unless key is present; returns the existing value, or -1. */
-int strmap_put(strmap *m, const char *key, int val);
-void strmap_free(strmap *m);
+int plat_strmap_put(strmap *m, const char *key, int val);
+void plat_strmap_free(strmap *m);
 
 typedef struct u64map {
   uint64_t *keys; /* key + 1 (0 = empty slot) */
-  int *vals;
-  size_t cap, n;
+  int *vals;      /* value of each slot */
+  size_t cap, n;  /* slots (a power of two, or 0), used slots */
 } u64map;
 
-int u64map_get(const u64map *m, uint64_t key);
-int u64map_put(u64map *m, uint64_t key, int val);
-void u64map_free(u64map *m);
+int plat_u64map_get(const u64map *m, uint64_t key);
+int plat_u64map_put(u64map *m, uint64_t key, int val);
+void plat_u64map_free(u64map *m);
 
 /* Key of an ordered pair of netpoints. */
 static inline uint64_t np_pair(int a, int b) { return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b; }
@@ -116,8 +117,9 @@ struct plat_zone {
   void *impl;    /* backend data */
 };
 
-extern const zone_ops zone_full_ops, zone_floyd_ops, zone_dijkstra_ops, zone_star_ops,
-    zone_none_ops, zone_torus_ops, zone_fattree_ops, zone_dragonfly_ops;
+extern const zone_ops plat_zone_full_ops, plat_zone_floyd_ops, plat_zone_dijkstra_ops,
+    plat_zone_star_ops, plat_zone_none_ops, plat_zone_torus_ops, plat_zone_fattree_ops,
+    plat_zone_dragonfly_ops;
 
 /* ====================================================================================
  * The platform
@@ -181,11 +183,11 @@ int plat_np_in_zone(const platform *p, int np, int z);
 int plat_seal(platform *p, char *err, size_t errlen);
 
 /* ---- routes (platform_route.c) ---- */
-void route_push(const platform *p, plat_route *r, int link);
+void plat_route_push(const platform *p, plat_route *r, int link);
 /* Appends links[0..n) (n may be 0). */
-void route_append(const platform *p, plat_route *r, const int *links, int n);
+void plat_route_append(const platform *p, plat_route *r, const int *links, int n);
 /* Moves r->links[from..n) to position base (rotation of r->links[base..n)). */
-void route_move_front(plat_route *r, size_t base, size_t from);
+void plat_route_move_front(plat_route *r, size_t base, size_t from);
 /* SimGrid's get_global_route between two netpoints, into the route that starts at
  * r->links[base] (0 for a host-to-host route). */
 int plat_route_np(const platform *p, int src, int dst, plat_route *r, size_t base, char *err,
@@ -207,13 +209,13 @@ typedef struct route_table {
 
 /* Stores the route src->dst: links in hop order (fwd) or, for the generated reverse,
  * reversed back links. Returns its index, or -1 if the pair already has one. */
-int rtable_add(route_table *t, int src, int dst, int gw_src, int gw_dst, const plat_hop *hops,
-               int nhops, int reverse);
-const stored_route *rtable_get(const route_table *t, int src, int dst); /* NULL if none */
-void rtable_free(route_table *t);
+int plat_rtable_add(route_table *t, int src, int dst, int gw_src, int gw_dst, const plat_hop *hops,
+                    int nhops, int reverse);
+const stored_route *plat_rtable_get(const route_table *t, int src, int dst); /* NULL if none */
+void plat_rtable_free(route_table *t);
 /* Checks a declared route as RoutedZone::add_route_check_params does. */
-int rtable_check_decl(const platform *p, const plat_zone *z, const plat_route_decl *d, char *err,
-                      size_t errlen);
+int plat_rtable_check_decl(const platform *p, const plat_zone *z, const plat_route_decl *d,
+                           char *err, size_t errlen);
 
 /* ---- clusters (platform_cluster.c and the routing_* files) ---- */
 typedef enum { TOPO_FLAT, TOPO_TORUS, TOPO_FAT_TREE, TOPO_DRAGONFLY } plat_topology;
@@ -241,32 +243,34 @@ typedef struct plat_cluster {
 /* Builds the cluster as a zone under parent (-1: root). Returns the zone index. */
 int plat_cluster_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
 /* Helpers for the topology builders. */
-int cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
-                 size_t errlen);
-int cluster_loopback(platform *p, const plat_cluster *c, int position, char *err, size_t errlen);
-int cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err, size_t errlen);
+int plat_cluster_host(platform *p, int zone, const plat_cluster *c, int position, char *err,
+                      size_t errlen);
+int plat_cluster_loopback(platform *p, const plat_cluster *c, int position, char *err,
+                          size_t errlen);
+int plat_cluster_limiter(platform *p, const plat_cluster *c, unsigned long id, char *err,
+                         size_t errlen);
 /* A cable of the topology: name_UP/name_DOWN when split, else one link both ways. */
-int cluster_cable(platform *p, const plat_cluster *c, const char *name, double bw, int ends[2],
-                  char *err, size_t errlen);
+int plat_cluster_cable(platform *p, const plat_cluster *c, const char *name, double bw, int ends[2],
+                       char *err, size_t errlen);
 /* Parses "a<sep>b<sep>..." into at most max unsigned values (> 0 if positive). Returns the
  * count, or -1 with a message naming what. */
-int cluster_parse_uints(const char *s, char sep, unsigned *out, int max, const char *what,
-                        char *err, size_t errlen);
+int plat_cluster_parse_uints(const char *s, char sep, unsigned *out, int max, const char *what,
+                             char *err, size_t errlen);
 /* Cuts s in place at each sep into exactly n parts; -1 if there are not exactly n. */
-int cluster_split(char *s, char sep, char **parts, int n);
+int plat_cluster_split(char *s, char sep, char **parts, int n);
 
-int star_build_flat(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
-int torus_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
-int fattree_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
-int dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
+int plat_star_build_flat(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
+int plat_torus_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
+int plat_fattree_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
+int plat_dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen);
 
 /* ---- <zone routing="Cluster"> content (routing_star.c), built when the zone ends ---- */
 /* <host_link id up down>: UP = [up, backbone], DOWN = [backbone, down] (backbone -1: none). */
-int star_host_link(platform *p, plat_zone *z, int host_np, int up, int down, int backbone,
-                   char *err, size_t errlen);
+int plat_star_host_link(platform *p, plat_zone *z, int host_np, int up, int down, int backbone,
+                        char *err, size_t errlen);
 /* One host of a <cabinet>: the host, links link_NAME_UP and link_NAME_DOWN, its host_link. */
-int star_cabinet_host(platform *p, int zi, const char *name, double speed, double bw, double lat,
-                      int backbone, char *err, size_t errlen);
+int plat_star_cabinet_host(platform *p, int zi, const char *name, double speed, double bw,
+                           double lat, int backbone, char *err, size_t errlen);
 
 /* ====================================================================================
  * The XML loader's internals (platform_xml.c: document, zones, positions, attributes;
@@ -283,44 +287,46 @@ typedef struct xml_ctx {
   char *err; /* the caller's buffer */
   size_t errlen;
   int syntax_error; /* libxml2 reported an error (the first one is in err) */
+  size_t *bol;      /* offsets where the lines begin, built on the first message */
+  size_t nbol;
 } xml_ctx;
 
 #define XATTRS_MAX 24
 typedef struct xattrs {
   const char *name[XATTRS_MAX]; /* attribute names (owned by the document) */
-  char *value[XATTRS_MAX];      /* their values (owned, freed by xattrs_free) */
+  char *value[XATTRS_MAX];      /* their values (owned, freed by plat_xml_attrs_free) */
   int n;
 } xattrs;
 
 /* "FILE:LINE:COL: message" into the caller's buffer; returns -1. */
-int xml_fail(xml_ctx *x, const struct _xmlNode *n, const char *fmt, ...)
+int plat_xml_fail(xml_ctx *x, const struct _xmlNode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* "FILE:LINE:COL: warning: message" on stderr. */
-void xml_warn(xml_ctx *x, const struct _xmlNode *n, const char *fmt, ...)
+void plat_xml_warn(xml_ctx *x, const struct _xmlNode *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Reads the attributes of n, checking them against spec ("id* speed* core ...": a '*'
- * marks a required one). -1 (after xml_fail) on an unknown or missing attribute. */
-int xml_attrs(xml_ctx *x, const struct _xmlNode *n, const char *spec, xattrs *a);
-const char *xattr(const xattrs *a, const char *name, const char *dflt);
-void xattrs_free(xattrs *a);
+ * marks a required one). -1 (after plat_xml_fail) on an unknown or missing attribute. */
+int plat_xml_attrs(xml_ctx *x, const struct _xmlNode *n, const char *spec, xattrs *a);
+const char *plat_xml_attr(const xattrs *a, const char *name, const char *dflt);
+void plat_xml_attrs_free(xattrs *a);
 /* The element children of n, one after the other: first with NULL. */
-struct _xmlNode *xml_next(const struct _xmlNode *parent, struct _xmlNode *prev);
-const char *xml_name(const struct _xmlNode *n);
+struct _xmlNode *plat_xml_next(const struct _xmlNode *parent, struct _xmlNode *prev);
+const char *plat_xml_name(const struct _xmlNode *n);
 /* A value with unit (warning if unit-less and not 0). what names it in messages. */
-int xml_unit(xml_ctx *x, const struct _xmlNode *n, units_kind kind, const char *s, const char *what,
-             double *out);
+int plat_xml_unit(xml_ctx *x, const struct _xmlNode *n, units_kind kind, const char *s,
+                  const char *what, double *out);
 
-int xml_host(xml_ctx *x, struct _xmlNode *n, int zone);
-int xml_router(xml_ctx *x, struct _xmlNode *n, int zone);
-int xml_link(xml_ctx *x, struct _xmlNode *n);
+int plat_xml_host(xml_ctx *x, struct _xmlNode *n, int zone);
+int plat_xml_router(xml_ctx *x, struct _xmlNode *n, int zone);
+int plat_xml_link(xml_ctx *x, struct _xmlNode *n);
 /* <route> (gateways 0) or <zoneRoute>/<ASroute> (gateways 1) in zone. */
-int xml_route(xml_ctx *x, struct _xmlNode *n, int zone, int gateways);
-int xml_cluster(xml_ctx *x, struct _xmlNode *n, int parent);
+int plat_xml_route(xml_ctx *x, struct _xmlNode *n, int zone, int gateways);
+int plat_xml_cluster(xml_ctx *x, struct _xmlNode *n, int parent);
 /* Content of a routing="Cluster" zone, applied when the zone ends. */
-int xml_backbone(xml_ctx *x, struct _xmlNode *n, int *link);
-int xml_host_link(xml_ctx *x, struct _xmlNode *n, int zone, int backbone);
-int xml_cabinet(xml_ctx *x, struct _xmlNode *n, int zone, int backbone);
-/* <prop id value>: checks it and returns its key and value in a (free with xattrs_free). */
-int xml_prop(xml_ctx *x, struct _xmlNode *n, xattrs *a);
+int plat_xml_backbone(xml_ctx *x, struct _xmlNode *n, int *link);
+int plat_xml_host_link(xml_ctx *x, struct _xmlNode *n, int zone, int backbone);
+int plat_xml_cabinet(xml_ctx *x, struct _xmlNode *n, int zone, int backbone);
+/* <prop id value>: checks it and returns its key and value in a (free with plat_xml_attrs_free). */
+int plat_xml_prop(xml_ctx *x, struct _xmlNode *n, xattrs *a);
 
 #endif

@@ -17,13 +17,13 @@
 #include "platform_impl.h"
 #include "xalloc.h"
 
-void route_push(const platform *p, plat_route *r, int link) {
+void plat_route_push(const platform *p, plat_route *r, int link) {
   x_grow(&r->links, &r->cap, r->n + 1, sizeof *r->links);
   r->links[r->n++] = link;
   r->latency += p->links[link].latency;
 }
 
-void route_append(const platform *p, plat_route *r, const int *links, int n) {
+void plat_route_append(const platform *p, plat_route *r, const int *links, int n) {
   x_grow(&r->links, &r->cap, r->n + (size_t)n, sizeof *r->links);
   for (int i = 0; i < n; i++) {
     r->links[r->n++] = links[i];
@@ -39,7 +39,7 @@ static void reverse(int *a, size_t from, size_t to) {
   }
 }
 
-void route_move_front(plat_route *r, size_t base, size_t from) {
+void plat_route_move_front(plat_route *r, size_t base, size_t from) {
   reverse(r->links, base, from);
   reverse(r->links, from, r->n);
   reverse(r->links, base, r->n);

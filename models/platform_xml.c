@@ -37,28 +37,43 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
     c->node->_private = (void *)(uintptr_t)(off + 1);
 }
 
+/* The offsets where lines begin (once: messages may be many, e.g. unit-less values). */
+static void line_table(xml_ctx *x) {
+  size_t cap = 0;
+  x_grow(&x->bol, &cap, 1, sizeof *x->bol);
+  x->bol[x->nbol++] = 0;
+  for (size_t i = 0; i < x->len; i++)
+    if (x->text[i] == '\n') {
+      x_grow(&x->bol, &cap, x->nbol + 1, sizeof *x->bol);
+      x->bol[x->nbol++] = i + 1;
+    }
+}
+
 /* Line and column (1-based) of the '<' opening element n. */
-static void position(const xml_ctx *x, const xmlNode *n, long *line, long *col) {
+static void position(xml_ctx *x, const xmlNode *n, long *line, long *col) {
   uintptr_t stored = n ? (uintptr_t)n->_private : 0;
-  size_t off = stored ? (size_t)stored - 1 : 0;
-  if (!stored || off > x->len) {
+  size_t off = stored ? (size_t)stored - 1 : 0, lo = 0, hi;
+  if (!stored || off >= x->len) {
     *line = n ? xmlGetLineNo(n) : 0;
     *col = 1;
     return;
   }
   while (off > 0 && x->text[off] != '<')
     off--;
-  *line = 1;
-  size_t bol = 0;
-  for (size_t i = 0; i < off; i++)
-    if (x->text[i] == '\n') {
-      (*line)++;
-      bol = i + 1;
-    }
-  *col = (long)(off - bol) + 1;
+  if (!x->bol)
+    line_table(x);
+  for (hi = x->nbol; hi - lo > 1;) { /* the last line start <= off */
+    size_t mid = (lo + hi) / 2;
+    if (x->bol[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *line = (long)lo + 1;
+  *col = (long)(off - x->bol[lo]) + 1;
 }
 
-int xml_fail(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
+int plat_xml_fail(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
   char msg[1024];
   long line, col;
   va_list ap;
@@ -69,7 +84,7 @@ int xml_fail(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
   return x_err(x->err, x->errlen, "%s:%ld:%ld: %s", x->file, line, col, msg);
 }
 
-void xml_warn(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
+void plat_xml_warn(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
   char msg[1024];
   long line, col;
   va_list ap;
@@ -81,14 +96,14 @@ void xml_warn(xml_ctx *x, const xmlNode *n, const char *fmt, ...) {
 }
 
 /* ==================================================================== nodes, attributes */
-xmlNode *xml_next(const xmlNode *parent, xmlNode *prev) {
+xmlNode *plat_xml_next(const xmlNode *parent, xmlNode *prev) {
   for (xmlNode *c = prev ? prev->next : parent->children; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE)
       return c;
   return NULL;
 }
 
-const char *xml_name(const xmlNode *n) { return (const char *)n->name; }
+const char *plat_xml_name(const xmlNode *n) { return (const char *)n->name; }
 
 /* Is name in spec (space-separated, '*' suffix = required)? Sets *required. */
 static int in_spec(const char *spec, const char *name, int *required) {
@@ -126,7 +141,8 @@ static int check_required(xml_ctx *x, const xmlNode *n, const char *spec, const 
       for (int i = 0; i < a->n && !found; i++)
         found = strlen(a->name[i]) == w - 1 && strncmp(a->name[i], s, w - 1) == 0;
       if (!found)
-        return xml_fail(x, n, "<%s> needs the attribute '%.*s'", xml_name(n), (int)(w - 1), s);
+        return plat_xml_fail(x, n, "<%s> needs the attribute '%.*s'", plat_xml_name(n),
+                             (int)(w - 1), s);
     }
     s += w;
     s += strspn(s, " ");
@@ -134,16 +150,16 @@ static int check_required(xml_ctx *x, const xmlNode *n, const char *spec, const 
   return 0;
 }
 
-int xml_attrs(xml_ctx *x, const xmlNode *n, const char *spec, xattrs *a) {
+int plat_xml_attrs(xml_ctx *x, const xmlNode *n, const char *spec, xattrs *a) {
   a->n = 0;
   for (const xmlAttr *at = n->properties; at; at = at->next) {
     int req;
     if (!in_spec(spec, (const char *)at->name, &req)) {
       char list[512];
       spec_list(spec, list, sizeof list);
-      xml_fail(x, n, "unknown attribute '%s' in <%s> (expected %s)", (const char *)at->name,
-               xml_name(n), *spec ? list : "none");
-      xattrs_free(a);
+      plat_xml_fail(x, n, "unknown attribute '%s' in <%s> (expected %s)", (const char *)at->name,
+                    plat_xml_name(n), *spec ? list : "none");
+      plat_xml_attrs_free(a);
       return -1;
     }
     xmlChar *v = xmlNodeListGetString(n->doc, at->children, 1);
@@ -152,45 +168,45 @@ int xml_attrs(xml_ctx *x, const xmlNode *n, const char *spec, xattrs *a) {
     xmlFree(v);
   }
   if (check_required(x, n, spec, a) != 0) {
-    xattrs_free(a);
+    plat_xml_attrs_free(a);
     return -1;
   }
   return 0;
 }
 
-const char *xattr(const xattrs *a, const char *name, const char *dflt) {
+const char *plat_xml_attr(const xattrs *a, const char *name, const char *dflt) {
   for (int i = 0; i < a->n; i++)
     if (strcmp(a->name[i], name) == 0)
       return a->value[i];
   return dflt;
 }
 
-void xattrs_free(xattrs *a) {
+void plat_xml_attrs_free(xattrs *a) {
   for (int i = 0; i < a->n; i++)
     free(a->value[i]);
   a->n = 0;
 }
 
-int xml_unit(xml_ctx *x, const xmlNode *n, units_kind kind, const char *s, const char *what,
-             double *out) {
+int plat_xml_unit(xml_ctx *x, const xmlNode *n, units_kind kind, const char *s, const char *what,
+                  double *out) {
   char msg[512];
   int unitless = 0;
   if (units_parse(kind, s, out, &unitless, msg, sizeof msg) != 0)
-    return xml_fail(x, n, "bad %s: %s", what, msg);
+    return plat_xml_fail(x, n, "bad %s: %s", what, msg);
   if (unitless && *out != 0)
-    xml_warn(x, n, "deprecated unit-less value '%s' for %s (append %s)", s, what,
-             kind == UNITS_SPEED       ? "'f' for flop/s"
-             : kind == UNITS_BANDWIDTH ? "'Bps'"
-                                       : "'s'");
+    plat_xml_warn(x, n, "deprecated unit-less value '%s' for %s (append %s)", s, what,
+                  kind == UNITS_SPEED       ? "'f' for flop/s"
+                  : kind == UNITS_BANDWIDTH ? "'Bps'"
+                                            : "'s'");
   return 0;
 }
 
-int xml_prop(xml_ctx *x, xmlNode *n, xattrs *a) {
-  if (xml_attrs(x, n, "id* value*", a) != 0)
+int plat_xml_prop(xml_ctx *x, xmlNode *n, xattrs *a) {
+  if (plat_xml_attrs(x, n, "id* value*", a) != 0)
     return -1;
-  if (xml_next(n, NULL)) {
-    xattrs_free(a);
-    return xml_fail(x, xml_next(n, NULL), "<prop> has no children");
+  if (plat_xml_next(n, NULL)) {
+    plat_xml_attrs_free(a);
+    return plat_xml_fail(x, plat_xml_next(n, NULL), "<prop> has no children");
   }
   return 0;
 }
@@ -240,35 +256,35 @@ static const struct {
 #define NZONE_ELEMS (sizeof zone_elems / sizeof zone_elems[0])
 
 static int refused(xml_ctx *x, xmlNode *n) {
-  const char *e = xml_name(n);
+  const char *e = plat_xml_name(n);
   if (strcmp(e, "peer") == 0)
-    return xml_fail(x, n, "<peer> needs Vivaldi routing, which tir does not support");
+    return plat_xml_fail(x, n, "<peer> needs Vivaldi routing, which tir does not support");
   if (strncmp(e, "bypass", 6) == 0)
-    return xml_fail(x, n, "<%s> is not supported by tir", e);
+    return plat_xml_fail(x, n, "<%s> is not supported by tir", e);
   if (!strcmp(e, "storage") || !strcmp(e, "storage_type") || !strcmp(e, "mount") ||
       !strcmp(e, "include"))
-    return xml_fail(x, n, "<%s> was removed from SimGrid's platforms", e);
-  return xml_fail(x, n,
-                  "unknown element <%s> in a zone (expected prop, host, router, link, "
-                  "backbone, cabinet, host_link, zone, cluster, route, zoneRoute, trace "
-                  "or trace_connect)",
-                  e);
+    return plat_xml_fail(x, n, "<%s> was removed from SimGrid's platforms", e);
+  return plat_xml_fail(x, n,
+                       "unknown element <%s> in a zone (expected prop, host, router, link, "
+                       "backbone, cabinet, host_link, zone, cluster, route, zoneRoute, trace "
+                       "or trace_connect)",
+                       e);
 }
 
 /* Checks that n may come now in the zone (SimGrid's DTD order). */
 static int place(xml_ctx *x, zone_walk *w, xmlNode *n, int phase, int content) {
   const char *zn = x->p->zones[w->zi]->name;
   if (phase < w->phase)
-    return phase == 0 ? xml_fail(x, n, "<prop> must come first in zone '%s'", zn)
-                      : xml_fail(x, n,
-                                 "<%s> after a route in zone '%s': declare hosts, "
-                                 "routers, links and sub-zones before the routes",
-                                 xml_name(n), zn);
+    return phase == 0 ? plat_xml_fail(x, n, "<prop> must come first in zone '%s'", zn)
+                      : plat_xml_fail(x, n,
+                                      "<%s> after a route in zone '%s': declare hosts, "
+                                      "routers, links and sub-zones before the routes",
+                                      plat_xml_name(n), zn);
   if (content && w->content && content != w->content)
-    return xml_fail(x, n,
-                    "<%s> in zone '%s', which already has %s (a zone holds either "
-                    "sub-zones joined by zoneRoutes, or hosts and routers joined by routes)",
-                    xml_name(n), zn, w->content == 1 ? "sub-zones" : "hosts or routers");
+    return plat_xml_fail(x, n,
+                         "<%s> in zone '%s', which already has %s (a zone holds either "
+                         "sub-zones joined by zoneRoutes, or hosts and routers joined by routes)",
+                         plat_xml_name(n), zn, w->content == 1 ? "sub-zones" : "hosts or routers");
   w->phase = phase;
   if (content)
     w->content = content;
@@ -279,8 +295,9 @@ static int zone_elem(xml_ctx *x, xmlNode *n, int parent);
 
 static int cluster_only(xml_ctx *x, zone_walk *w, xmlNode *c) {
   if (!w->is_cluster)
-    return xml_fail(x, c, "<%s> is only allowed in a zone with routing=\"Cluster\"", xml_name(c));
-  if (strcmp(xml_name(c), "backbone") == 0) {
+    return plat_xml_fail(x, c, "<%s> is only allowed in a zone with routing=\"Cluster\"",
+                         plat_xml_name(c));
+  if (strcmp(plat_xml_name(c), "backbone") == 0) {
     w->backbone = c;
     return 0;
   }
@@ -290,10 +307,10 @@ static int cluster_only(xml_ctx *x, zone_walk *w, xmlNode *c) {
 }
 
 static int zone_child(xml_ctx *x, zone_walk *w, xmlNode *c) {
-  const char *e = xml_name(c);
+  const char *e = plat_xml_name(c);
   xattrs a;
   if (!strcmp(e, "trace") || !strcmp(e, "trace_connect")) {
-    xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
+    plat_xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
     return 0;
   }
   size_t k = 0;
@@ -305,38 +322,38 @@ static int zone_child(xml_ctx *x, zone_walk *w, xmlNode *c) {
     return -1;
   switch (zone_elems[k].kind) {
   case Z_PROP: /* zone properties: not used by the model */
-    if (xml_prop(x, c, &a) != 0)
+    if (plat_xml_prop(x, c, &a) != 0)
       return -1;
-    xattrs_free(&a);
+    plat_xml_attrs_free(&a);
     return 0;
   case Z_HOST:
-    return xml_host(x, c, w->zi);
+    return plat_xml_host(x, c, w->zi);
   case Z_ROUTER:
-    return xml_router(x, c, w->zi);
+    return plat_xml_router(x, c, w->zi);
   case Z_CLUSTER_ONLY:
     return cluster_only(x, w, c);
   case Z_ZONE:
     return zone_elem(x, c, w->zi);
   case Z_CLUSTER:
-    return xml_cluster(x, c, w->zi);
+    return plat_xml_cluster(x, c, w->zi);
   case Z_LINK:
-    return xml_link(x, c);
+    return plat_xml_link(x, c);
   case Z_ROUTE:
-    return xml_route(x, c, w->zi, 0);
+    return plat_xml_route(x, c, w->zi, 0);
   default:
-    return xml_route(x, c, w->zi, 1);
+    return plat_xml_route(x, c, w->zi, 1);
   }
 }
 
 /* The routing="Cluster" content, once the zone's elements are all read. */
 static int cluster_content(xml_ctx *x, zone_walk *w) {
   int bb = -1;
-  if (w->backbone && xml_backbone(x, w->backbone, &bb) != 0)
+  if (w->backbone && plat_xml_backbone(x, w->backbone, &bb) != 0)
     return -1;
   for (int i = 0; i < w->nlater; i++) {
     xmlNode *c = w->later[i];
-    int rc = strcmp(xml_name(c), "cabinet") == 0 ? xml_cabinet(x, c, w->zi, bb)
-                                                 : xml_host_link(x, c, w->zi, bb);
+    int rc = strcmp(plat_xml_name(c), "cabinet") == 0 ? plat_xml_cabinet(x, c, w->zi, bb)
+                                                      : plat_xml_host_link(x, c, w->zi, bb);
     if (rc != 0)
       return -1;
   }
@@ -347,37 +364,38 @@ static const zone_ops *routing_ops(xml_ctx *x, xmlNode *n, const char *routing) 
   static const struct {
     const char *name;
     const zone_ops *ops;
-  } table[] = {{"Full", &zone_full_ops},         {"Floyd", &zone_floyd_ops},
-               {"Dijkstra", &zone_dijkstra_ops}, {"DijkstraCache", &zone_dijkstra_ops},
-               {"Cluster", &zone_star_ops},      {"None", &zone_none_ops}};
+  } table[] = {{"Full", &plat_zone_full_ops},         {"Floyd", &plat_zone_floyd_ops},
+               {"Dijkstra", &plat_zone_dijkstra_ops}, {"DijkstraCache", &plat_zone_dijkstra_ops},
+               {"Cluster", &plat_zone_star_ops},      {"None", &plat_zone_none_ops}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcasecmp(routing, table[i].name) == 0)
       return table[i].ops;
   if (strcasecmp(routing, "Vivaldi") == 0 || strcasecmp(routing, "Wifi") == 0)
-    xml_fail(x, n, "routing \"%s\" is not supported by tir", routing);
+    plat_xml_fail(x, n, "routing \"%s\" is not supported by tir", routing);
   else
-    xml_fail(x, n,
-             "unknown routing \"%s\" (expected Full, Floyd, Dijkstra, DijkstraCache, "
-             "Cluster or None)",
-             routing);
+    plat_xml_fail(x, n,
+                  "unknown routing \"%s\" (expected Full, Floyd, Dijkstra, DijkstraCache, "
+                  "Cluster or None)",
+                  routing);
   return NULL;
 }
 
 static int zone_elem(xml_ctx *x, xmlNode *n, int parent) {
   xattrs a;
   char msg[512];
-  if (xml_attrs(x, n, "id* routing*", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* routing*", &a) != 0)
     return -1;
-  const zone_ops *ops = routing_ops(x, n, xattr(&a, "routing", ""));
-  int zi = ops ? plat_add_zone(x->p, xattr(&a, "id", ""), ops, parent, msg, sizeof msg) : -1;
+  const zone_ops *ops = routing_ops(x, n, plat_xml_attr(&a, "routing", ""));
+  int zi =
+      ops ? plat_add_zone(x->p, plat_xml_attr(&a, "id", ""), ops, parent, msg, sizeof msg) : -1;
   if (ops && zi < 0)
-    xml_fail(x, n, "%s", msg);
-  xattrs_free(&a);
+    plat_xml_fail(x, n, "%s", msg);
+  plat_xml_attrs_free(&a);
   if (zi < 0)
     return -1;
-  zone_walk w = {zi, ops == &zone_star_ops, 0, 0, NULL, NULL, 0, 0};
+  zone_walk w = {zi, ops == &plat_zone_star_ops, 0, 0, NULL, NULL, 0, 0};
   int rc = 0;
-  for (xmlNode *c = xml_next(n, NULL); c && rc == 0; c = xml_next(n, c))
+  for (xmlNode *c = plat_xml_next(n, NULL); c && rc == 0; c = plat_xml_next(n, c))
     rc = zone_child(x, &w, c);
   if (rc == 0 && w.is_cluster)
     rc = cluster_content(x, &w);
@@ -388,16 +406,16 @@ static int zone_elem(xml_ctx *x, xmlNode *n, int parent) {
 /* ==================================================================== the document */
 static int config_elem(xml_ctx *x, xmlNode *n) {
   xattrs a;
-  if (xml_attrs(x, n, "id", &a) != 0)
+  if (plat_xml_attrs(x, n, "id", &a) != 0)
     return -1;
-  xattrs_free(&a);
-  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
-    if (strcmp(xml_name(c), "prop") != 0)
-      return xml_fail(x, c, "unexpected <%s> in <config> (expected <prop>)", xml_name(c));
-    if (xml_prop(x, c, &a) != 0)
+  plat_xml_attrs_free(&a);
+  for (xmlNode *c = plat_xml_next(n, NULL); c; c = plat_xml_next(n, c)) {
+    if (strcmp(plat_xml_name(c), "prop") != 0)
+      return plat_xml_fail(x, c, "unexpected <%s> in <config> (expected <prop>)", plat_xml_name(c));
+    if (plat_xml_prop(x, c, &a) != 0)
       return -1;
-    plat_add_config(x->p, xattr(&a, "id", ""), xattr(&a, "value", ""));
-    xattrs_free(&a);
+    plat_add_config(x->p, plat_xml_attr(&a, "id", ""), plat_xml_attr(&a, "value", ""));
+    plat_xml_attrs_free(&a);
   }
   return 0;
 }
@@ -407,63 +425,64 @@ static int check_version(xml_ctx *x, xmlNode *n, const char *v) {
   char *end;
   double d = strtod(v, &end);
   if (end == v || *end)
-    return xml_fail(x, n, "platform version '%s' is not a number (expected version=\"4.1\")", v);
+    return plat_xml_fail(x, n, "platform version '%s' is not a number (expected version=\"4.1\")",
+                         v);
   long version = (long)(100.0 * d + (d >= 0 ? 0.5 : -0.5));
   if (version < 400)
-    return xml_fail(x, n,
-                    "platform version %s is too old (expected 4 or 4.1; SimGrid's "
-                    "simgrid_update_xml converts old files)",
-                    v);
+    return plat_xml_fail(x, n,
+                         "platform version %s is too old (expected 4 or 4.1; SimGrid's "
+                         "simgrid_update_xml converts old files)",
+                         v);
   if (version > 410)
-    return xml_fail(x, n, "platform version %s comes from the future (expected 4 or 4.1)", v);
+    return plat_xml_fail(x, n, "platform version %s comes from the future (expected 4 or 4.1)", v);
   return 0;
 }
 
 /* A child of <platform>; phase as in zone_walk (config first, deployment last). */
 static int platform_child(xml_ctx *x, xmlNode *c, int *phase) {
-  const char *e = xml_name(c);
+  const char *e = plat_xml_name(c);
   int ph = !strcmp(e, "config") || !strcmp(e, "random")   ? 0
            : !strcmp(e, "actor") || !strcmp(e, "process") ? 2
                                                           : 1;
   if (ph < *phase)
-    return xml_fail(x, c, "<%s> must come before the zones in <platform>", e);
+    return plat_xml_fail(x, c, "<%s> must come before the zones in <platform>", e);
   *phase = ph;
   if (!strcmp(e, "config"))
     return config_elem(x, c);
   if (!strcmp(e, "zone") || !strcmp(e, "AS"))
     return zone_elem(x, c, -1);
   if (!strcmp(e, "cluster"))
-    return xml_cluster(x, c, -1);
+    return plat_xml_cluster(x, c, -1);
   if (!strcmp(e, "trace") || !strcmp(e, "trace_connect"))
-    xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
+    plat_xml_warn(x, c, "<%s> ignored: tir does not model availability profiles", e);
   else if (!strcmp(e, "random") || ph == 2)
     return 0; /* deprecated, or deployment: nothing for the model */
   else if (!strcmp(e, "cabinet"))
-    return xml_fail(x, c, "<cabinet> is only allowed in a zone with routing=\"Cluster\"");
+    return plat_xml_fail(x, c, "<cabinet> is only allowed in a zone with routing=\"Cluster\"");
   else if (!strcmp(e, "peer") || !strcmp(e, "include"))
     return refused(x, c);
   else
-    return xml_fail(x, c,
-                    "unknown element <%s> in <platform> (expected config, zone, cluster, "
-                    "trace or trace_connect)",
-                    e);
+    return plat_xml_fail(x, c,
+                         "unknown element <%s> in <platform> (expected config, zone, cluster, "
+                         "trace or trace_connect)",
+                         e);
   return 0;
 }
 
 static int platform_elem(xml_ctx *x, xmlNode *root) {
   xattrs a;
   int phase = 0, rc = 0;
-  if (strcmp(xml_name(root), "platform") != 0)
-    return xml_fail(x, root, "the root element is <%s> (expected <platform version=\"4.1\">)",
-                    xml_name(root));
-  if (xml_attrs(x, root, "version", &a) != 0)
+  if (strcmp(plat_xml_name(root), "platform") != 0)
+    return plat_xml_fail(x, root, "the root element is <%s> (expected <platform version=\"4.1\">)",
+                         plat_xml_name(root));
+  if (plat_xml_attrs(x, root, "version", &a) != 0)
     return -1;
-  rc = check_version(x, root, xattr(&a, "version", "0.0"));
-  xattrs_free(&a);
-  for (xmlNode *c = xml_next(root, NULL); c && rc == 0; c = xml_next(root, c))
+  rc = check_version(x, root, plat_xml_attr(&a, "version", "0.0"));
+  plat_xml_attrs_free(&a);
+  for (xmlNode *c = plat_xml_next(root, NULL); c && rc == 0; c = plat_xml_next(root, c))
     rc = platform_child(x, c, &phase);
   if (rc == 0 && x->p->nzones == 0)
-    return xml_fail(x, root, "the platform has no zone (expected a <zone> or a <cluster>)");
+    return plat_xml_fail(x, root, "the platform has no zone (expected a <zone> or a <cluster>)");
   return rc;
 }
 
@@ -530,7 +549,7 @@ platform *plat_load(const char *path, char *err, size_t errlen) {
   char *text = read_file(path, &len, err, errlen);
   if (!text)
     return NULL;
-  xml_ctx x = {path, text, len, plat_new(path), err, errlen, 0};
+  xml_ctx x = {path, text, len, plat_new(path), err, errlen, 0, NULL, 0};
   xmlDoc *doc = parse(&x);
   xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
   int rc = -1;
@@ -544,6 +563,7 @@ platform *plat_load(const char *path, char *err, size_t errlen) {
   }
   xmlFreeDoc(doc);
   free(text);
+  free(x.bol);
   if (rc != 0) {
     plat_free(x.p);
     return NULL;

@@ -37,7 +37,7 @@ static int parse_int(const char *s, int frac, long *out) {
 static int positive_int(xml_ctx *x, xmlNode *n, const char *s, const char *what, int *out) {
   long v;
   if (parse_int(s, 0, &v) != 0 || v < 1)
-    return xml_fail(x, n, "bad %s '%s' (expected a positive integer)", what, s);
+    return plat_xml_fail(x, n, "bad %s '%s' (expected a positive integer)", what, s);
   *out = (int)v;
   return 0;
 }
@@ -56,11 +56,11 @@ static int speed_list(xml_ctx *x, xmlNode *n, const char *s, const char *what, d
     for (size_t e = strlen(t); e > 0 && isspace((unsigned char)t[e - 1]); e--)
       t[e - 1] = '\0';
     x_grow(&v, &cap, (size_t)k + 1, sizeof *v);
-    int rc = xml_unit(x, n, UNITS_SPEED, t, what, &v[k]);
+    int rc = plat_xml_unit(x, n, UNITS_SPEED, t, what, &v[k]);
     free(tok);
     if (rc != 0 || v[k] < 0) {
       free(v);
-      return rc != 0 ? -1 : xml_fail(x, n, "bad %s: '%s' is negative", what, s);
+      return rc != 0 ? -1 : plat_xml_fail(x, n, "bad %s: '%s' is negative", what, s);
     }
     if (!item[len])
       break;
@@ -73,15 +73,15 @@ static int speed_list(xml_ctx *x, xmlNode *n, const char *s, const char *what, d
 
 static int no_profiles(xml_ctx *x, xmlNode *n, const xattrs *a, const char *const *names) {
   for (; *names; names++)
-    if (*xattr(a, *names, ""))
-      return xml_fail(x, n,
-                      "attribute %s: tir does not model availability profiles (remove it, "
-                      "or replay with SimGrid)",
-                      *names);
+    if (*plat_xml_attr(a, *names, ""))
+      return plat_xml_fail(x, n,
+                           "attribute %s: tir does not model availability profiles (remove it, "
+                           "or replay with SimGrid)",
+                           *names);
   return 0;
 }
 
-/* SHARED, SPLITDUPLEX (or deprecated FULLDUPLEX), FATPIPE: -1 after xml_fail. */
+/* SHARED, SPLITDUPLEX (or deprecated FULLDUPLEX), FATPIPE: -1 after plat_xml_fail. */
 static int policy(xml_ctx *x, xmlNode *n, const char *attr, const char *v, int allow_split,
                   int *split, plat_sharing *pol) {
   *split = 0;
@@ -94,32 +94,32 @@ static int policy(xml_ctx *x, xmlNode *n, const char *attr, const char *v, int a
   }
   if (allow_split && (!strcmp(v, "SPLITDUPLEX") || !strcmp(v, "FULLDUPLEX"))) {
     if (v[0] == 'F')
-      xml_warn(x, n, "FULLDUPLEX is deprecated: write SPLITDUPLEX");
+      plat_xml_warn(x, n, "FULLDUPLEX is deprecated: write SPLITDUPLEX");
     *split = 1;
     return 0;
   }
   if (!strcmp(v, "WIFI") && allow_split)
-    return xml_fail(x, n, "sharing_policy WIFI is not supported by tir");
-  return xml_fail(x, n, "invalid %s '%s' (expected SHARED, %sFATPIPE)", attr, v,
-                  allow_split ? "SPLITDUPLEX or " : "");
+    return plat_xml_fail(x, n, "sharing_policy WIFI is not supported by tir");
+  return plat_xml_fail(x, n, "invalid %s '%s' (expected SHARED, %sFATPIPE)", attr, v,
+                       allow_split ? "SPLITDUPLEX or " : "");
 }
 
 /* ==================================================================== hosts, routers */
 /* <prop> and <disk> children of a host (disks are not modelled: read and skipped). */
 static int host_children(xml_ctx *x, xmlNode *n, int h) {
   xattrs a;
-  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
-    const char *e = xml_name(c);
+  for (xmlNode *c = plat_xml_next(n, NULL); c; c = plat_xml_next(n, c)) {
+    const char *e = plat_xml_name(c);
     if (!strcmp(e, "prop")) {
-      if (xml_prop(x, c, &a) != 0)
+      if (plat_xml_prop(x, c, &a) != 0)
         return -1;
-      plat_host_set_prop(x->p, h, xattr(&a, "id", ""), xattr(&a, "value", ""));
+      plat_host_set_prop(x->p, h, plat_xml_attr(&a, "id", ""), plat_xml_attr(&a, "value", ""));
     } else if (!strcmp(e, "disk")) {
-      if (xml_attrs(x, c, "id read_bw* write_bw*", &a) != 0)
+      if (plat_xml_attrs(x, c, "id read_bw* write_bw*", &a) != 0)
         return -1;
     } else
-      return xml_fail(x, c, "unexpected <%s> in <host> (expected prop or disk)", e);
-    xattrs_free(&a);
+      return plat_xml_fail(x, c, "unexpected <%s> in <host> (expected prop or disk)", e);
+    plat_xml_attrs_free(&a);
   }
   return 0;
 }
@@ -127,66 +127,68 @@ static int host_children(xml_ctx *x, xmlNode *n, int h) {
 static int host_pstate(xml_ctx *x, xmlNode *n, const char *s, int npstates, int *out) {
   long v;
   if (parse_int(s, 1, &v) != 0 || v < 0 || v >= npstates)
-    return xml_fail(x, n,
-                    "bad pstate '%s' (expected an integer from 0 to %d: the host has %d "
-                    "speeds)",
-                    s, npstates - 1, npstates);
+    return plat_xml_fail(x, n,
+                         "bad pstate '%s' (expected an integer from 0 to %d: the host has %d "
+                         "speeds)",
+                         s, npstates - 1, npstates);
   *out = (int)v;
   return 0;
 }
 
-int xml_host(xml_ctx *x, xmlNode *n, int zone) {
+int plat_xml_host(xml_ctx *x, xmlNode *n, int zone) {
   static const char *const files[] = {"speed_file", "availability_file", "state_file", NULL};
   xattrs a;
   double *speeds = NULL;
   int nspeeds = 0, cores = 1, pstate = 0, h = -1;
   char msg[512];
-  if (xml_attrs(x, n,
-                "id* speed* core speed_file availability_file state_file coordinates "
-                "pstate",
-                &a) != 0)
+  if (plat_xml_attrs(x, n,
+                     "id* speed* core speed_file availability_file state_file coordinates "
+                     "pstate",
+                     &a) != 0)
     return -1;
-  char *what = x_asprintf("speed of host %s", xattr(&a, "id", ""));
+  char *what = x_asprintf("speed of host %s", plat_xml_attr(&a, "id", ""));
   if (no_profiles(x, n, &a, files) == 0 &&
-      speed_list(x, n, xattr(&a, "speed", ""), what, &speeds, &nspeeds) == 0 &&
-      positive_int(x, n, xattr(&a, "core", "1"), "core count", &cores) == 0 &&
-      host_pstate(x, n, xattr(&a, "pstate", "0.0"), nspeeds, &pstate) == 0) {
-    h = plat_add_host(x->p, zone, xattr(&a, "id", ""), speeds, nspeeds, cores, msg, sizeof msg);
+      speed_list(x, n, plat_xml_attr(&a, "speed", ""), what, &speeds, &nspeeds) == 0 &&
+      positive_int(x, n, plat_xml_attr(&a, "core", "1"), "core count", &cores) == 0 &&
+      host_pstate(x, n, plat_xml_attr(&a, "pstate", "0.0"), nspeeds, &pstate) == 0) {
+    h = plat_add_host(x->p, zone, plat_xml_attr(&a, "id", ""), speeds, nspeeds, cores, msg,
+                      sizeof msg);
     if (h < 0)
-      xml_fail(x, n, "%s", msg);
+      plat_xml_fail(x, n, "%s", msg);
   }
   free(what);
   free(speeds);
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   if (h < 0)
     return -1;
   x->p->hosts[h].pstate = pstate;
   return host_children(x, n, h);
 }
 
-int xml_router(xml_ctx *x, xmlNode *n, int zone) {
+int plat_xml_router(xml_ctx *x, xmlNode *n, int zone) {
   xattrs a;
   char msg[512];
-  if (xml_attrs(x, n, "id* coordinates", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* coordinates", &a) != 0)
     return -1;
-  int rc = plat_add_router(x->p, zone, xattr(&a, "id", ""), msg, sizeof msg) < 0
-               ? xml_fail(x, n, "%s", msg)
+  int rc = plat_add_router(x->p, zone, plat_xml_attr(&a, "id", ""), msg, sizeof msg) < 0
+               ? plat_xml_fail(x, n, "%s", msg)
                : 0;
-  xattrs_free(&a);
-  if (rc == 0 && xml_next(n, NULL))
-    return xml_fail(x, xml_next(n, NULL), "<router> has no children");
+  plat_xml_attrs_free(&a);
+  if (rc == 0 && plat_xml_next(n, NULL))
+    return plat_xml_fail(x, plat_xml_next(n, NULL), "<router> has no children");
   return rc;
 }
 
 /* ==================================================================== links */
 static int link_props(xml_ctx *x, xmlNode *n) {
   xattrs a;
-  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
-    if (strcmp(xml_name(c), "prop") != 0)
-      return xml_fail(x, c, "unexpected <%s> in <%s> (expected prop)", xml_name(c), xml_name(n));
-    if (xml_prop(x, c, &a) != 0)
+  for (xmlNode *c = plat_xml_next(n, NULL); c; c = plat_xml_next(n, c)) {
+    if (strcmp(plat_xml_name(c), "prop") != 0)
+      return plat_xml_fail(x, c, "unexpected <%s> in <%s> (expected prop)", plat_xml_name(c),
+                           plat_xml_name(n));
+    if (plat_xml_prop(x, c, &a) != 0)
       return -1;
-    xattrs_free(&a);
+    plat_xml_attrs_free(&a);
   }
   return 0;
 }
@@ -194,74 +196,75 @@ static int link_props(xml_ctx *x, xmlNode *n) {
 /* The characteristics of a <link>: one bandwidth (no WIFI lists), latency, policy. */
 static int link_values(xml_ctx *x, xmlNode *n, const xattrs *a, double *bw, double *lat, int *split,
                        plat_sharing *pol) {
-  const char *id = xattr(a, "id", ""), *b = xattr(a, "bandwidth", "");
+  const char *id = plat_xml_attr(a, "id", ""), *b = plat_xml_attr(a, "bandwidth", "");
   char *what = x_asprintf("bandwidth of link %s", id);
-  int rc = strpbrk(b, ";,") ? xml_fail(x, n,
-                                       "several bandwidths '%s' for link %s: only WIFI "
-                                       "links have several",
-                                       b, id)
-                            : xml_unit(x, n, UNITS_BANDWIDTH, b, what, bw);
+  int rc = strpbrk(b, ";,") ? plat_xml_fail(x, n,
+                                            "several bandwidths '%s' for link %s: only WIFI "
+                                            "links have several",
+                                            b, id)
+                            : plat_xml_unit(x, n, UNITS_BANDWIDTH, b, what, bw);
   free(what);
   what = x_asprintf("latency of link %s", id);
-  if (rc == 0 && !xattr(a, "latency", NULL))
-    xml_warn(x, n,
-             "link %s has no latency: tir takes 0 (the DTD's default), SimGrid 3.32 "
-             "refuses the file",
-             id);
+  if (rc == 0 && !plat_xml_attr(a, "latency", NULL))
+    plat_xml_warn(x, n,
+                  "link %s has no latency: tir takes 0 (the DTD's default), SimGrid 3.32 "
+                  "refuses the file",
+                  id);
   if (rc == 0)
-    rc = xml_unit(x, n, UNITS_TIME, xattr(a, "latency", "0"), what, lat);
+    rc = plat_xml_unit(x, n, UNITS_TIME, plat_xml_attr(a, "latency", "0"), what, lat);
   free(what);
   if (rc == 0 && (*bw <= 0 || *lat < 0))
-    rc = xml_fail(x, n, "link %s: the bandwidth must be > 0 and the latency >= 0", id);
+    rc = plat_xml_fail(x, n, "link %s: the bandwidth must be > 0 and the latency >= 0", id);
   if (rc == 0)
-    rc = policy(x, n, "sharing_policy", xattr(a, "sharing_policy", "SHARED"), 1, split, pol);
+    rc =
+        policy(x, n, "sharing_policy", plat_xml_attr(a, "sharing_policy", "SHARED"), 1, split, pol);
   return rc;
 }
 
-int xml_link(xml_ctx *x, xmlNode *n) {
+int plat_xml_link(xml_ctx *x, xmlNode *n) {
   static const char *const files[] = {"bandwidth_file", "latency_file", "state_file", NULL};
   xattrs a;
   double bw = 0, lat = 0;
   int split = 0, rc;
   plat_sharing pol;
   char msg[512];
-  if (xml_attrs(x, n,
-                "id* bandwidth* bandwidth_file latency latency_file state_file "
-                "sharing_policy",
-                &a) != 0)
+  if (plat_xml_attrs(x, n,
+                     "id* bandwidth* bandwidth_file latency latency_file state_file "
+                     "sharing_policy",
+                     &a) != 0)
     return -1;
   rc = no_profiles(x, n, &a, files);
   if (rc == 0)
     rc = link_values(x, n, &a, &bw, &lat, &split, &pol);
   if (rc == 0) {
-    const char *id = xattr(&a, "id", "");
+    const char *id = plat_xml_attr(&a, "id", "");
     int l = split ? plat_add_duplex(x->p, id, bw, lat, msg, sizeof msg)
                   : plat_add_link(x->p, id, bw, lat, pol, msg, sizeof msg);
-    rc = l < 0 ? xml_fail(x, n, "%s", msg) : 0;
+    rc = l < 0 ? plat_xml_fail(x, n, "%s", msg) : 0;
   }
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   return rc == 0 ? link_props(x, n) : -1;
 }
 
-int xml_backbone(xml_ctx *x, xmlNode *n, int *link) {
+int plat_xml_backbone(xml_ctx *x, xmlNode *n, int *link) {
   xattrs a;
   double bw = 0, lat = 0;
   char msg[512];
-  if (xml_attrs(x, n, "id* bandwidth* latency*", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* bandwidth* latency*", &a) != 0)
     return -1;
-  char *bw_what = x_asprintf("bandwidth of backbone %s", xattr(&a, "id", ""));
-  char *lat_what = x_asprintf("latency of backbone %s", xattr(&a, "id", ""));
-  int rc = xml_unit(x, n, UNITS_BANDWIDTH, xattr(&a, "bandwidth", ""), bw_what, &bw);
+  char *bw_what = x_asprintf("bandwidth of backbone %s", plat_xml_attr(&a, "id", ""));
+  char *lat_what = x_asprintf("latency of backbone %s", plat_xml_attr(&a, "id", ""));
+  int rc = plat_xml_unit(x, n, UNITS_BANDWIDTH, plat_xml_attr(&a, "bandwidth", ""), bw_what, &bw);
   if (rc == 0)
-    rc = xml_unit(x, n, UNITS_TIME, xattr(&a, "latency", ""), lat_what, &lat);
+    rc = plat_xml_unit(x, n, UNITS_TIME, plat_xml_attr(&a, "latency", ""), lat_what, &lat);
   if (rc == 0 && (bw <= 0 || lat < 0))
-    rc = xml_fail(x, n, "backbone: the bandwidth must be > 0 and the latency >= 0");
-  if (rc == 0 &&
-      (*link = plat_add_link(x->p, xattr(&a, "id", ""), bw, lat, PLAT_SHARED, msg, sizeof msg)) < 0)
-    rc = xml_fail(x, n, "%s", msg);
+    rc = plat_xml_fail(x, n, "backbone: the bandwidth must be > 0 and the latency >= 0");
+  if (rc == 0 && (*link = plat_add_link(x->p, plat_xml_attr(&a, "id", ""), bw, lat, PLAT_SHARED,
+                                        msg, sizeof msg)) < 0)
+    rc = plat_xml_fail(x, n, "%s", msg);
   free(bw_what);
   free(lat_what);
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   return rc;
 }
 
@@ -269,31 +272,32 @@ int xml_backbone(xml_ctx *x, xmlNode *n, int *link) {
 /* <link_ctn id direction>: the hop (link forward, link in the generated reverse). */
 static int link_ctn(xml_ctx *x, xmlNode *n, plat_hop *hop) {
   xattrs a;
-  if (xml_attrs(x, n, "id* direction", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* direction", &a) != 0)
     return -1;
-  const char *id = xattr(&a, "id", ""), *dir = xattr(&a, "direction", "NONE");
+  const char *id = plat_xml_attr(&a, "id", ""), *dir = plat_xml_attr(&a, "direction", "NONE");
   int rc = 0, l, d;
   if (strcmp(dir, "NONE") == 0) {
     l = strcmp(id, "__loopback__") == 0 ? plat_get_model_loopback(x->p)
-                                        : strmap_get(&x->p->link_by_name, id);
+                                        : plat_strmap_get(&x->p->link_by_name, id);
     if (l >= 0)
       *hop = (plat_hop){l, l};
-    else if (strmap_get(&x->p->duplex_by_name, id) >= 0)
-      rc = xml_fail(x, n, "link '%s' is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\"", id);
+    else if (plat_strmap_get(&x->p->duplex_by_name, id) >= 0)
+      rc = plat_xml_fail(x, n, "link '%s' is SPLITDUPLEX: give direction=\"UP\" or \"DOWN\"", id);
     else
-      rc = xml_fail(x, n, "no such link: '%s'", id);
+      rc = plat_xml_fail(x, n, "no such link: '%s'", id);
   } else if (strcmp(dir, "UP") == 0 || strcmp(dir, "DOWN") == 0) {
-    if ((d = strmap_get(&x->p->duplex_by_name, id)) >= 0)
+    if ((d = plat_strmap_get(&x->p->duplex_by_name, id)) >= 0)
       *hop = dir[0] == 'U' ? (plat_hop){x->p->duplex[d].up, x->p->duplex[d].down}
                            : (plat_hop){x->p->duplex[d].down, x->p->duplex[d].up};
     else
-      rc = xml_fail(
-          x, n, "no such SPLITDUPLEX link: '%s' (%s)%s", id, dir[0] == 'U' ? "upward" : "downward",
-          strmap_get(&x->p->link_by_name, id) >= 0 ? "; a direction is only for SPLITDUPLEX links"
-                                                   : "");
+      rc = plat_xml_fail(x, n, "no such SPLITDUPLEX link: '%s' (%s)%s", id,
+                         dir[0] == 'U' ? "upward" : "downward",
+                         plat_strmap_get(&x->p->link_by_name, id) >= 0
+                             ? "; a direction is only for SPLITDUPLEX links"
+                             : "");
   } else
-    rc = xml_fail(x, n, "invalid direction '%s' (expected UP, DOWN or NONE)", dir);
-  xattrs_free(&a);
+    rc = plat_xml_fail(x, n, "invalid direction '%s' (expected UP, DOWN or NONE)", dir);
+  plat_xml_attrs_free(&a);
   return rc;
 }
 
@@ -301,10 +305,10 @@ static int route_hops(xml_ctx *x, xmlNode *n, plat_hop **hops, int *nhops) {
   size_t cap = 0;
   *hops = NULL;
   *nhops = 0;
-  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
-    if (strcmp(xml_name(c), "link_ctn") != 0)
-      return xml_fail(x, c, "unexpected <%s> in <%s> (expected link_ctn)", xml_name(c),
-                      xml_name(n));
+  for (xmlNode *c = plat_xml_next(n, NULL); c; c = plat_xml_next(n, c)) {
+    if (strcmp(plat_xml_name(c), "link_ctn") != 0)
+      return plat_xml_fail(x, c, "unexpected <%s> in <%s> (expected link_ctn)", plat_xml_name(c),
+                           plat_xml_name(n));
     x_grow(hops, &cap, (size_t)*nhops + 1, sizeof **hops);
     if (link_ctn(x, c, &(*hops)[*nhops]) != 0)
       return -1;
@@ -314,9 +318,9 @@ static int route_hops(xml_ctx *x, xmlNode *n, plat_hop **hops, int *nhops) {
 }
 
 static int netpoint(xml_ctx *x, xmlNode *n, const xattrs *a, const char *attr, int *np) {
-  const char *name = xattr(a, attr, "");
+  const char *name = plat_xml_attr(a, attr, "");
   if ((*np = plat_np_find(x->p, name)) < 0)
-    return xml_fail(x, n, "%s '%s' does not name a host, router or zone", attr, name);
+    return plat_xml_fail(x, n, "%s '%s' does not name a host, router or zone", attr, name);
   return 0;
 }
 
@@ -326,7 +330,7 @@ static int symmetrical(xml_ctx *x, xmlNode *n, const char *v, int *out) {
   else if (!strcmp(v, "NO") || !strcmp(v, "no"))
     *out = 0;
   else
-    return xml_fail(x, n, "invalid symmetrical '%s' (expected YES or NO)", v);
+    return plat_xml_fail(x, n, "invalid symmetrical '%s' (expected YES or NO)", v);
   return 0;
 }
 
@@ -337,27 +341,28 @@ static int route_decl(xml_ctx *x, xmlNode *n, const xattrs *a, int gateways, pla
   if (gateways &&
       (netpoint(x, n, a, "gw_src", &d->gw_src) || netpoint(x, n, a, "gw_dst", &d->gw_dst)))
     return -1;
-  return symmetrical(x, n, xattr(a, "symmetrical", "YES"), &d->symmetrical);
+  return symmetrical(x, n, plat_xml_attr(a, "symmetrical", "YES"), &d->symmetrical);
 }
 
-int xml_route(xml_ctx *x, xmlNode *n, int zone, int gateways) {
+int plat_xml_route(xml_ctx *x, xmlNode *n, int zone, int gateways) {
   xattrs a;
   plat_route_decl d;
   plat_hop *hops = NULL;
   char msg[768];
-  if (xml_attrs(x, n, gateways ? "src* dst* gw_src* gw_dst* symmetrical" : "src* dst* symmetrical",
-                &a) != 0)
+  if (plat_xml_attrs(x, n,
+                     gateways ? "src* dst* gw_src* gw_dst* symmetrical" : "src* dst* symmetrical",
+                     &a) != 0)
     return -1;
   int rc = route_decl(x, n, &a, gateways, &d);
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   if (rc == 0)
     rc = route_hops(x, n, &hops, &d.nhops);
   d.hops = hops;
   plat_zone *z = x->p->zones[zone];
   if (rc == 0 && !z->ops->add_route)
-    rc = xml_fail(x, n, "zone '%s' (routing %s) accepts no route", z->name, z->ops->name);
+    rc = plat_xml_fail(x, n, "zone '%s' (routing %s) accepts no route", z->name, z->ops->name);
   else if (rc == 0 && z->ops->add_route(x->p, z, &d, msg, sizeof msg) != 0)
-    rc = xml_fail(x, n, "%s", msg);
+    rc = plat_xml_fail(x, n, "%s", msg);
   free(hops);
   return rc;
 }
@@ -380,8 +385,9 @@ static int radicals(xml_ctx *x, xmlNode *n, const char *s, int **out, int *count
       hi = lo;
     free(group);
     if (bad || lo < 0 || hi - lo > 10000000L)
-      return xml_fail(x, n, "malformed radical '%.*s' in '%s' (expected e.g. 0-99 or 0-3,7,9-10)",
-                      (int)len, g, s);
+      return plat_xml_fail(x, n,
+                           "malformed radical '%.*s' in '%s' (expected e.g. 0-99 or 0-3,7,9-10)",
+                           (int)len, g, s);
     for (long i = lo; i <= hi; i++) {
       x_grow(out, &cap, (size_t)*count + 1, sizeof **out);
       (*out)[(*count)++] = (int)i;
@@ -399,21 +405,23 @@ static int topology(xml_ctx *x, xmlNode *n, const char *v, plat_topology *t) {
       *t = (plat_topology)i;
       return 0;
     }
-  return xml_fail(x, n, "invalid topology '%s' (expected FLAT, TORUS, FAT_TREE or DRAGONFLY)", v);
+  return plat_xml_fail(x, n, "invalid topology '%s' (expected FLAT, TORUS, FAT_TREE or DRAGONFLY)",
+                       v);
 }
 
 /* An optional value with unit: "" leaves *out at 0. */
 static int opt_unit(xml_ctx *x, xmlNode *n, const xattrs *a, const char *attr, units_kind kind,
                     double *out) {
-  const char *v = xattr(a, attr, "");
+  const char *v = plat_xml_attr(a, attr, "");
   *out = 0;
   if (!*v)
     return 0;
-  char *what = x_asprintf("%s of cluster %s", attr, xattr(a, "id", ""));
-  int rc = xml_unit(x, n, kind, v, what, out);
+  char *what = x_asprintf("%s of cluster %s", attr, plat_xml_attr(a, "id", ""));
+  int rc = plat_xml_unit(x, n, kind, v, what, out);
   free(what);
   if (rc == 0 && *out < 0)
-    rc = xml_fail(x, n, "%s of cluster %s must not be negative", attr, xattr(a, "id", ""));
+    rc = plat_xml_fail(x, n, "%s of cluster %s must not be negative", attr,
+                       plat_xml_attr(a, "id", ""));
   return rc;
 }
 
@@ -427,15 +435,15 @@ static int cluster_values(xml_ctx *x, xmlNode *n, const xattrs *a, plat_cluster 
       opt_unit(x, n, a, "loopback_bw", UNITS_BANDWIDTH, &c->loopback_bw) ||
       opt_unit(x, n, a, "loopback_lat", UNITS_TIME, &c->loopback_lat))
     return -1;
-  if (policy(x, n, "sharing_policy", xattr(a, "sharing_policy", "SPLITDUPLEX"), 1, &c->split,
-             &c->policy) ||
-      policy(x, n, "bb_sharing_policy", xattr(a, "bb_sharing_policy", "SHARED"), 0, &bbsplit,
-             &c->bb_policy) ||
-      topology(x, n, xattr(a, "topology", "FLAT"), &c->topology))
+  if (policy(x, n, "sharing_policy", plat_xml_attr(a, "sharing_policy", "SPLITDUPLEX"), 1,
+             &c->split, &c->policy) ||
+      policy(x, n, "bb_sharing_policy", plat_xml_attr(a, "bb_sharing_policy", "SHARED"), 0,
+             &bbsplit, &c->bb_policy) ||
+      topology(x, n, plat_xml_attr(a, "topology", "FLAT"), &c->topology))
     return -1;
   if (c->bw <= 0)
-    return xml_fail(x, n, "the bw of cluster %s must be > 0", c->id);
-  return positive_int(x, n, xattr(a, "core", "1"), "core count", &c->cores);
+    return plat_xml_fail(x, n, "the bw of cluster %s must be > 0", c->id);
+  return positive_int(x, n, plat_xml_attr(a, "core", "1"), "core count", &c->cores);
 }
 
 /* The cluster's <prop> children, in document order (first value of a key kept). */
@@ -443,15 +451,15 @@ static int cluster_props(xml_ctx *x, xmlNode *n, plat_prop **props, int *nprops)
   xattrs a;
   *props = NULL;
   *nprops = 0;
-  for (xmlNode *c = xml_next(n, NULL); c; c = xml_next(n, c)) {
-    if (strcmp(xml_name(c), "prop") != 0)
-      return xml_fail(x, c, "unexpected <%s> in <cluster> (expected prop)", xml_name(c));
-    if (xml_prop(x, c, &a) != 0)
+  for (xmlNode *c = plat_xml_next(n, NULL); c; c = plat_xml_next(n, c)) {
+    if (strcmp(plat_xml_name(c), "prop") != 0)
+      return plat_xml_fail(x, c, "unexpected <%s> in <cluster> (expected prop)", plat_xml_name(c));
+    if (plat_xml_prop(x, c, &a) != 0)
       return -1;
     *props = x_realloc(*props, (size_t)(*nprops + 1) * sizeof **props);
-    (*props)[(*nprops)++] =
-        (plat_prop){x_strdup(xattr(&a, "id", "")), x_strdup(xattr(&a, "value", ""))};
-    xattrs_free(&a);
+    (*props)[(*nprops)++] = (plat_prop){x_strdup(plat_xml_attr(&a, "id", "")),
+                                        x_strdup(plat_xml_attr(&a, "value", ""))};
+    plat_xml_attrs_free(&a);
   }
   return 0;
 }
@@ -470,87 +478,89 @@ static void free_cluster(plat_cluster *c) {
   "id* prefix* suffix* radical* speed* core bw* lat* sharing_policy topology topo_parameters "     \
   "bb_bw bb_lat bb_sharing_policy router_id limiter_link loopback_bw loopback_lat"
 
-int xml_cluster(xml_ctx *x, xmlNode *n, int parent) {
+int plat_xml_cluster(xml_ctx *x, xmlNode *n, int parent) {
   xattrs a;
   plat_cluster c = {0};
   plat_prop *props = NULL;
   int *rad = NULL, rc;
   double *speeds = NULL;
   char msg[768];
-  if (xml_attrs(x, n, CLUSTER_ATTRS, &a) != 0)
+  if (plat_xml_attrs(x, n, CLUSTER_ATTRS, &a) != 0)
     return -1;
-  c.id = xattr(&a, "id", "");
-  c.prefix = xattr(&a, "prefix", "");
-  c.suffix = xattr(&a, "suffix", "");
-  c.router_id = xattr(&a, "router_id", "");
-  c.topo_parameters = xattr(&a, "topo_parameters", "");
+  c.id = plat_xml_attr(&a, "id", "");
+  c.prefix = plat_xml_attr(&a, "prefix", "");
+  c.suffix = plat_xml_attr(&a, "suffix", "");
+  c.router_id = plat_xml_attr(&a, "router_id", "");
+  c.topo_parameters = plat_xml_attr(&a, "topo_parameters", "");
   char *what = x_asprintf("speed of cluster %s", c.id);
-  rc = radicals(x, n, xattr(&a, "radical", ""), &rad, &c.nradicals);
+  rc = radicals(x, n, plat_xml_attr(&a, "radical", ""), &rad, &c.nradicals);
   c.radicals = rad;
-  if (rc == 0 && (rc = speed_list(x, n, xattr(&a, "speed", ""), what, &speeds, &c.nspeeds)) == 0)
+  if (rc == 0 &&
+      (rc = speed_list(x, n, plat_xml_attr(&a, "speed", ""), what, &speeds, &c.nspeeds)) == 0)
     c.speeds = speeds;
   if (rc == 0 && (rc = cluster_values(x, n, &a, &c)) == 0)
     rc = cluster_props(x, n, &props, &c.nprops);
   c.props = props;
   if (rc == 0 && plat_cluster_build(x->p, parent, &c, msg, sizeof msg) < 0)
-    rc = xml_fail(x, n, "%s", msg);
+    rc = plat_xml_fail(x, n, "%s", msg);
   free(what);
   free_cluster(&c);
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   return rc;
 }
 
 /* ==================================================================== Cluster zones */
-int xml_host_link(xml_ctx *x, xmlNode *n, int zone, int backbone) {
+int plat_xml_host_link(xml_ctx *x, xmlNode *n, int zone, int backbone) {
   xattrs a;
   char msg[512];
-  if (xml_attrs(x, n, "id* up* down*", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* up* down*", &a) != 0)
     return -1;
-  int h = plat_host_find(x->p, xattr(&a, "id", ""));
-  int up = strmap_get(&x->p->link_by_name, xattr(&a, "up", ""));
-  int down = strmap_get(&x->p->link_by_name, xattr(&a, "down", ""));
-  int rc = h < 0      ? xml_fail(x, n, "host '%s' not found", xattr(&a, "id", ""))
-           : up < 0   ? xml_fail(x, n, "link '%s' not found", xattr(&a, "up", ""))
-           : down < 0 ? xml_fail(x, n, "link '%s' not found", xattr(&a, "down", ""))
+  int h = plat_host_find(x->p, plat_xml_attr(&a, "id", ""));
+  int up = plat_strmap_get(&x->p->link_by_name, plat_xml_attr(&a, "up", ""));
+  int down = plat_strmap_get(&x->p->link_by_name, plat_xml_attr(&a, "down", ""));
+  int rc = h < 0      ? plat_xml_fail(x, n, "host '%s' not found", plat_xml_attr(&a, "id", ""))
+           : up < 0   ? plat_xml_fail(x, n, "link '%s' not found", plat_xml_attr(&a, "up", ""))
+           : down < 0 ? plat_xml_fail(x, n, "link '%s' not found", plat_xml_attr(&a, "down", ""))
                       : 0;
-  if (rc == 0 && star_host_link(x->p, x->p->zones[zone], x->p->host_np[h], up, down, backbone, msg,
-                                sizeof msg) != 0)
-    rc = xml_fail(x, n, "%s", msg);
-  xattrs_free(&a);
+  if (rc == 0 && plat_star_host_link(x->p, x->p->zones[zone], x->p->host_np[h], up, down, backbone,
+                                     msg, sizeof msg) != 0)
+    rc = plat_xml_fail(x, n, "%s", msg);
+  plat_xml_attrs_free(&a);
   return rc;
 }
 
 static int cabinet_values(xml_ctx *x, xmlNode *n, const xattrs *a, double v[3]) {
-  const char *id = xattr(a, "id", "");
+  const char *id = plat_xml_attr(a, "id", "");
   char *w[3] = {x_asprintf("speed of cabinet %s", id), x_asprintf("bw of cabinet %s", id),
                 x_asprintf("lat of cabinet %s", id)};
-  int rc = xml_unit(x, n, UNITS_SPEED, xattr(a, "speed", ""), w[0], &v[0]) ||
-           xml_unit(x, n, UNITS_BANDWIDTH, xattr(a, "bw", ""), w[1], &v[1]) ||
-           xml_unit(x, n, UNITS_TIME, xattr(a, "lat", ""), w[2], &v[2]);
+  int rc = plat_xml_unit(x, n, UNITS_SPEED, plat_xml_attr(a, "speed", ""), w[0], &v[0]) ||
+           plat_xml_unit(x, n, UNITS_BANDWIDTH, plat_xml_attr(a, "bw", ""), w[1], &v[1]) ||
+           plat_xml_unit(x, n, UNITS_TIME, plat_xml_attr(a, "lat", ""), w[2], &v[2]);
   for (int i = 0; i < 3; i++)
     free(w[i]);
   if (rc == 0 && (v[0] < 0 || v[1] <= 0 || v[2] < 0))
-    return xml_fail(x, n, "cabinet %s: the speed must be >= 0, the bw > 0, the lat >= 0", id);
+    return plat_xml_fail(x, n, "cabinet %s: the speed must be >= 0, the bw > 0, the lat >= 0", id);
   return rc ? -1 : 0;
 }
 
-int xml_cabinet(xml_ctx *x, xmlNode *n, int zone, int backbone) {
+int plat_xml_cabinet(xml_ctx *x, xmlNode *n, int zone, int backbone) {
   xattrs a;
   double v[3];
   int *rad = NULL, nrad = 0, rc;
   char msg[512];
-  if (xml_attrs(x, n, "id* prefix* suffix* radical* speed* bw* lat*", &a) != 0)
+  if (plat_xml_attrs(x, n, "id* prefix* suffix* radical* speed* bw* lat*", &a) != 0)
     return -1;
   rc = cabinet_values(x, n, &a, v);
   if (rc == 0)
-    rc = radicals(x, n, xattr(&a, "radical", ""), &rad, &nrad);
+    rc = radicals(x, n, plat_xml_attr(&a, "radical", ""), &rad, &nrad);
   for (int i = 0; rc == 0 && i < nrad; i++) {
-    char *name = x_asprintf("%s%d%s", xattr(&a, "prefix", ""), rad[i], xattr(&a, "suffix", ""));
-    if (star_cabinet_host(x->p, zone, name, v[0], v[1], v[2], backbone, msg, sizeof msg) != 0)
-      rc = xml_fail(x, n, "%s", msg);
+    char *name = x_asprintf("%s%d%s", plat_xml_attr(&a, "prefix", ""), rad[i],
+                            plat_xml_attr(&a, "suffix", ""));
+    if (plat_star_cabinet_host(x->p, zone, name, v[0], v[1], v[2], backbone, msg, sizeof msg) != 0)
+      rc = plat_xml_fail(x, n, "%s", msg);
     free(name);
   }
   free(rad);
-  xattrs_free(&a);
+  plat_xml_attrs_free(&a);
   return rc;
 }

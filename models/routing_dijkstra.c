@@ -74,7 +74,7 @@ static void add_edge(dijkstra_impl *d, int a, int b, int ri) {
 static int new_edge(const platform *p, dijkstra_impl *d, int src, int dst, int gw_src, int gw_dst,
                     const plat_route_decl *decl, int reverse, char *err, size_t errlen) {
   int a = get_node(d, p, src), b = get_node(d, p, dst);
-  int ri = rtable_add(&d->table, src, dst, gw_src, gw_dst, decl->hops, decl->nhops, reverse);
+  int ri = plat_rtable_add(&d->table, src, dst, gw_src, gw_dst, decl->hops, decl->nhops, reverse);
   if (ri < 0)
     return x_err(err, errlen, "route from %s to %s already exists", p->nps[src].name,
                  p->nps[dst].name);
@@ -84,7 +84,7 @@ static int new_edge(const platform *p, dijkstra_impl *d, int src, int dst, int g
 
 static int dijkstra_add_route(platform *p, plat_zone *z, const plat_route_decl *decl, char *err,
                               size_t errlen) {
-  if (rtable_check_decl(p, z, decl, err, errlen) != 0)
+  if (plat_rtable_check_decl(p, z, decl, err, errlen) != 0)
     return -1;
   dijkstra_impl *d = impl_of(z);
   if (new_edge(p, d, decl->src, decl->dst, decl->gw_src, decl->gw_dst, decl, 0, err, errlen))
@@ -101,7 +101,7 @@ static int dijkstra_seal(platform *p, plat_zone *z, char *err, size_t errlen) {
   if (z->nchildren == 0 && d->nnodes > 0) {
     plat_hop lb = {plat_get_model_loopback(p), plat_get_model_loopback(p)};
     for (int i = 0; i < d->nnodes; i++) {
-      int ri = rtable_add(&d->table, d->nodes[i].np, d->nodes[i].np, -1, -1, &lb, 1, 0);
+      int ri = plat_rtable_add(&d->table, d->nodes[i].np, d->nodes[i].np, -1, -1, &lb, 1, 0);
       if (ri >= 0)
         add_edge(d, i, i, ri);
     }
@@ -191,10 +191,10 @@ static void insert_edges(const platform *p, const dijkstra_impl *d, const int *e
   for (int i = k - 1; i >= 0; i--) {
     const stored_route *s = &d->table.routes[e[i]];
     for (int j = s->n - 1; j >= 0; j--)
-      route_push(p, r, s->links[j]);
+      plat_route_push(p, r, s->links[j]);
   }
   r->latency = lat;
-  route_move_front(r, base, from);
+  plat_route_move_front(r, base, from);
 }
 
 static int no_route(const platform *p, const plat_zone *z, int src, int dst, char *err,
@@ -209,7 +209,8 @@ static int path_edges(const dijkstra_impl *d, int gs, int gd, const int *pred, i
   for (int v = gd; v != gs; v = pred[v]) {
     if (pred[v] < 0 || k >= d->nnodes)
       return -1;
-    e[k++] = (int)(rtable_get(&d->table, d->nodes[pred[v]].np, d->nodes[v].np) - d->table.routes);
+    e[k++] =
+        (int)(plat_rtable_get(&d->table, d->nodes[pred[v]].np, d->nodes[v].np) - d->table.routes);
   }
   return k;
 }
@@ -235,7 +236,7 @@ static int dijkstra_local_route(const platform *p, const plat_zone *z, int src, 
   if (gs < 0 || gd < 0)
     return no_route(p, z, src, dst, err, errlen);
   if (gs == gd) {
-    const stored_route *s = rtable_get(&d->table, src, dst);
+    const stored_route *s = plat_rtable_get(&d->table, src, dst);
     if (!s)
       return no_route(p, z, src, dst, err, errlen);
     int e = (int)(s - d->table.routes);
@@ -269,9 +270,9 @@ static void dijkstra_free(void *impl) {
   free(d->pred);
   free(d->nodes);
   free(d->node_of);
-  rtable_free(&d->table);
+  plat_rtable_free(&d->table);
   free(d);
 }
 
-const zone_ops zone_dijkstra_ops = {"Dijkstra", dijkstra_add_route, dijkstra_seal,
-                                    dijkstra_local_route, dijkstra_free};
+const zone_ops plat_zone_dijkstra_ops = {"Dijkstra", dijkstra_add_route, dijkstra_seal,
+                                         dijkstra_local_route, dijkstra_free};

@@ -51,7 +51,7 @@ static void dragonfly_free(void *impl) {
 }
 
 static int df_pair(const char *s, unsigned out[2], const char *what, char *err, size_t errlen) {
-  int n = cluster_parse_uints(s, ',', out, 2, what, err, errlen);
+  int n = plat_cluster_parse_uints(s, ',', out, 2, what, err, errlen);
   if (n < 0)
     return -1;
   return n == 2 ? 0 : x_err(err, errlen, "invalid %s '%s' (expected two values)", what, s);
@@ -60,7 +60,7 @@ static int df_pair(const char *s, unsigned out[2], const char *what, char *err, 
 static int df_parse(const plat_cluster *c, dragonfly_impl *d, char *err, size_t errlen) {
   char *copy = x_strdup(c->topo_parameters), *part[4];
   unsigned v[2];
-  int rc = cluster_split(copy, ';', part, 4) != 0
+  int rc = plat_cluster_split(copy, ';', part, 4) != 0
                ? x_err(err, errlen,
                        "invalid dragonfly topo_parameters '%s' (expected "
                        "\"groups,blue;chassis,black;routers,green;nodes\")",
@@ -73,7 +73,7 @@ static int df_parse(const plat_cluster *c, dragonfly_impl *d, char *err, size_t 
   if (rc == 0 && (rc = df_pair(part[2], v, "dragonfly router description", err, errlen)) == 0)
     d->blades = v[0], d->green = v[1];
   if (rc == 0 &&
-      cluster_parse_uints(part[3], ',', &d->nodes, 1, "dragonfly node count", err, errlen) < 0)
+      plat_cluster_parse_uints(part[3], ',', &d->nodes, 1, "dragonfly node count", err, errlen) < 0)
     rc = -1;
   free(copy);
   if (rc == 0 && d->groups > d->blades)
@@ -87,7 +87,7 @@ static int df_parse(const plat_cluster *c, dragonfly_impl *d, char *err, size_t 
 /* ==================================================================== building */
 static int df_cable(platform *p, const plat_cluster *c, char *name, unsigned mult, int ends[2],
                     char *err, size_t errlen) {
-  int rc = cluster_cable(p, c, name, c->bw * mult, ends, err, errlen);
+  int rc = plat_cluster_cable(p, c, name, c->bw * mult, ends, err, errlen);
   free(name);
   if (rc == 0)
     p->dragonfly_uid++;
@@ -98,13 +98,13 @@ static int df_nodes(platform *p, int zi, const plat_cluster *c, dragonfly_impl *
                     size_t errlen) {
   for (int i = 0; i < d->nnodes; i++) {
     d->loopback[i] = d->limiter[i] = -1;
-    if (cluster_host(p, zi, c, i, err, errlen) < 0)
+    if (plat_cluster_host(p, zi, c, i, err, errlen) < 0)
       return -1;
     if ((c->loopback_bw > 0 || c->loopback_lat > 0) &&
-        (d->loopback[i] = cluster_loopback(p, c, i, err, errlen)) < 0)
+        (d->loopback[i] = plat_cluster_loopback(p, c, i, err, errlen)) < 0)
       return -1;
     if (c->limiter > 0 &&
-        (d->limiter[i] = cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
+        (d->limiter[i] = plat_cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
       return -1;
   }
   return 0;
@@ -129,7 +129,7 @@ static int df_routers(platform *p, const plat_cluster *c, dragonfly_impl *d, cha
       ro->green[k] = -1;
     for (unsigned k = 0; k < d->chassis; k++)
       ro->black[k] = -1;
-    if (c->limiter > 0 && (ro->limiter = cluster_limiter(p, c, --id, err, errlen)) < 0)
+    if (c->limiter > 0 && (ro->limiter = plat_cluster_limiter(p, c, --id, err, errlen)) < 0)
       return -1;
   }
   return 0;
@@ -201,7 +201,7 @@ static int df_blue_links(platform *p, const plat_cluster *c, dragonfly_impl *d, 
   return 0;
 }
 
-int dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
+int plat_dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
   dragonfly_impl *d = x_calloc(1, sizeof *d);
   unsigned long n = 0;
   if (df_parse(c, d, err, errlen) == 0)
@@ -213,7 +213,7 @@ int dragonfly_build(platform *p, int parent, const plat_cluster *c, char *err, s
     dragonfly_free(d);
     return -1;
   }
-  int zi = plat_add_zone(p, c->id, &zone_dragonfly_ops, parent, err, errlen);
+  int zi = plat_add_zone(p, c->id, &plat_zone_dragonfly_ops, parent, err, errlen);
   if (zi < 0) {
     dragonfly_free(d);
     return -1;
@@ -242,12 +242,12 @@ static void hop(df_walk *w, int link) {
   if (link < 0)
     w->bad = 1;
   else
-    route_push(w->p, w->r, link);
+    plat_route_push(w->p, w->r, link);
 }
 
 static void limiter(df_walk *w, int router) {
   if (w->d->routers[router].limiter >= 0)
-    route_push(w->p, w->r, w->d->routers[router].limiter);
+    plat_route_push(w->p, w->r, w->d->routers[router].limiter);
 }
 
 static int router_of(const dragonfly_impl *d, unsigned g, unsigned c, unsigned b) {
@@ -300,7 +300,7 @@ static int dragonfly_local_route(const platform *p, const plat_zone *z, int src,
   const dragonfly_impl *d = z->impl;
   int s = p->nps[src].local, t = p->nps[dst].local;
   if (s == t && d->loopback[s] >= 0) {
-    route_push(p, r, d->loopback[s]);
+    plat_route_push(p, r, d->loopback[s]);
     return 0;
   }
   unsigned m[4], tg[4];
@@ -309,19 +309,19 @@ static int dragonfly_local_route(const platform *p, const plat_zone *z, int src,
   int mr = router_of(d, m[0], m[1], m[2]), tr = router_of(d, tg[0], tg[1], tg[2]);
   df_walk w = {p, d, r, 0};
   if (d->limiter[s] >= 0)
-    route_push(p, r, d->limiter[s]);
+    plat_route_push(p, r, d->limiter[s]);
   hop(&w, d->routers[mr].nodes[m[3] * d->per_link]);
   if (tr != mr)
     df_between(&w, m[0], m[1], mr, tr, tg[0], tg[2], tg[1]);
   limiter(&w, tr);
   hop(&w, d->routers[tr].nodes[tg[3] * d->per_link + d->per_link - 1]);
   if (d->limiter[t] >= 0)
-    route_push(p, r, d->limiter[t]);
+    plat_route_push(p, r, d->limiter[t]);
   if (w.bad)
     return x_err(err, errlen, "dragonfly '%s': no route from '%s' to '%s'", z->name,
                  p->nps[src].name, p->nps[dst].name);
   return 0;
 }
 
-const zone_ops zone_dragonfly_ops = {"Dragonfly", NULL, NULL, dragonfly_local_route,
-                                     dragonfly_free};
+const zone_ops plat_zone_dragonfly_ops = {"Dragonfly", NULL, NULL, dragonfly_local_route,
+                                          dragonfly_free};

@@ -66,7 +66,7 @@ static void fattree_free(void *impl) {
 /* ==================================================================== parameters */
 static int ft_vector(const char *s, unsigned levels, unsigned *out, const char *what, char *err,
                      size_t errlen) {
-  int n = cluster_parse_uints(s, ',', out, FT_MAX_LEVELS, what, err, errlen);
+  int n = plat_cluster_parse_uints(s, ',', out, FT_MAX_LEVELS, what, err, errlen);
   if (n < 0)
     return -1;
   if ((unsigned)n != levels)
@@ -77,13 +77,13 @@ static int ft_vector(const char *s, unsigned levels, unsigned *out, const char *
 static int ft_parse(const char *params, fattree_impl *f, char *err, size_t errlen) {
   char *copy = x_strdup(params), *part[4];
   int rc = 0;
-  if (cluster_split(copy, ';', part, 4) != 0)
+  if (plat_cluster_split(copy, ';', part, 4) != 0)
     rc = x_err(err, errlen,
                "invalid fat tree topo_parameters '%s' (expected "
                "\"levels;children,..;parents,..;cables,..\")",
                params);
-  else if (cluster_parse_uints(part[0], ',', &f->levels, 1, "fat tree level count", err, errlen) <
-               0 ||
+  else if (plat_cluster_parse_uints(part[0], ',', &f->levels, 1, "fat tree level count", err,
+                                    errlen) < 0 ||
            ft_vector(part[1], f->levels, f->nc, "child count vector", err, errlen) ||
            ft_vector(part[2], f->levels, f->np, "parent count vector", err, errlen) ||
            ft_vector(part[3], f->levels, f->nport, "cable count vector", err, errlen))
@@ -117,12 +117,12 @@ static ft_node *new_node(fattree_impl *f, long id, unsigned level, int position,
 static int ft_compute_node(platform *p, int zi, const plat_cluster *c, fattree_impl *f, int i,
                            char *err, size_t errlen) {
   int lb = -1, lim = -1;
-  if (cluster_host(p, zi, c, i, err, errlen) < 0)
+  if (plat_cluster_host(p, zi, c, i, err, errlen) < 0)
     return -1;
   if ((c->loopback_bw > 0 || c->loopback_lat > 0) &&
-      (lb = cluster_loopback(p, c, i, err, errlen)) < 0)
+      (lb = plat_cluster_loopback(p, c, i, err, errlen)) < 0)
     return -1;
-  if (c->limiter > 0 && (lim = cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
+  if (c->limiter > 0 && (lim = plat_cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
     return -1;
   new_node(f, i, 0, p->fattree_position++, f->np[0] * f->nport[0], 0, lim, lb);
   return 0;
@@ -136,7 +136,7 @@ static int ft_switches(platform *p, const plat_cluster *c, fattree_impl *f, char
     for (unsigned j = 0; j < f->by_level[i + 1]; j++) {
       k--;
       int lim = -1;
-      if (c->limiter > 0 && (lim = cluster_limiter(p, c, k, err, errlen)) < 0)
+      if (c->limiter > 0 && (lim = plat_cluster_limiter(p, c, k, err, errlen)) < 0)
         return -1;
       unsigned nparents = i + 1 < f->levels ? f->np[i + 1] * f->nport[i + 1] : 0;
       new_node(f, (long)k, i + 1, (int)j, nparents, f->nc[i] * f->nport[i], lim, -1);
@@ -201,7 +201,7 @@ static int ft_add_link(platform *p, const plat_cluster *c, fattree_impl *f, int 
   int ends[2];
   char *name = x_asprintf("link_from_%ld_%ld_%d", f->nodes[child].id, f->nodes[parent].id,
                           p->fattree_link_uid);
-  int rc = cluster_cable(p, c, name, c->bw, ends, err, errlen);
+  int rc = plat_cluster_cable(p, c, name, c->bw, ends, err, errlen);
   free(name);
   if (rc != 0)
     return -1;
@@ -231,7 +231,7 @@ static int ft_connect(platform *p, const plat_cluster *c, fattree_impl *f, int n
   return 0;
 }
 
-int fattree_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
+int plat_fattree_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
   fattree_impl *f = x_calloc(1, sizeof *f);
   if (ft_parse(c->topo_parameters, f, err, errlen) != 0 || ft_count(f, err, errlen) != 0) {
     fattree_free(f);
@@ -242,7 +242,7 @@ int fattree_build(platform *p, int parent, const plat_cluster *c, char *err, siz
     return x_err(err, errlen, "fat tree '%s': the bandwidth must be > 0 and the latency >= 0",
                  c->id);
   }
-  int zi = plat_add_zone(p, c->id, &zone_fattree_ops, parent, err, errlen);
+  int zi = plat_add_zone(p, c->id, &plat_zone_fattree_ops, parent, err, errlen);
   if (zi < 0) {
     fattree_free(f);
     return -1;
@@ -292,8 +292,8 @@ static int ft_up(const platform *p, const plat_zone *z, const fattree_impl *f, i
     if (n->parents[d] < 0)
       return ft_broken(z, err, errlen);
     if (n->limiter >= 0)
-      route_push(p, r, n->limiter);
-    route_push(p, r, f->links[n->parents[d]].up_link);
+      plat_route_push(p, r, n->limiter);
+    plat_route_push(p, r, f->links[n->parents[d]].up_link);
     *cur = f->links[n->parents[d]].up_node;
   }
   return 0;
@@ -312,9 +312,9 @@ static int ft_down(const platform *p, const plat_zone *z, const fattree_impl *f,
         continue;
       if (n->children[i] < 0)
         return ft_broken(z, err, errlen);
-      route_push(p, r, f->links[n->children[i]].down_link);
+      plat_route_push(p, r, f->links[n->children[i]].down_link);
       if (n->limiter >= 0)
-        route_push(p, r, n->limiter);
+        plat_route_push(p, r, n->limiter);
       *cur = f->links[n->children[i]].down_node;
     }
     if (*cur == before)
@@ -331,15 +331,15 @@ static int fattree_local_route(const platform *p, const plat_zone *z, int src, i
   const ft_node *s = &f->nodes[p->nps[src].local], *d = &f->nodes[p->nps[dst].local];
   int cur = p->nps[src].local;
   if (s == d && s->loopback >= 0) {
-    route_push(p, r, s->loopback);
+    plat_route_push(p, r, s->loopback);
     return 0;
   }
   if (ft_up(p, z, f, &cur, d, r, err, errlen) != 0 ||
       ft_down(p, z, f, &cur, s, d, r, err, errlen) != 0)
     return -1;
   if (d->limiter >= 0)
-    route_push(p, r, d->limiter);
+    plat_route_push(p, r, d->limiter);
   return 0;
 }
 
-const zone_ops zone_fattree_ops = {"FatTree", NULL, NULL, fattree_local_route, fattree_free};
+const zone_ops plat_zone_fattree_ops = {"FatTree", NULL, NULL, fattree_local_route, fattree_free};

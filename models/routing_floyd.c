@@ -32,17 +32,17 @@ static floyd_impl *impl_of(plat_zone *z) {
 
 static int floyd_add_route(platform *p, plat_zone *z, const plat_route_decl *d, char *err,
                            size_t errlen) {
-  if (rtable_check_decl(p, z, d, err, errlen) != 0)
+  if (plat_rtable_check_decl(p, z, d, err, errlen) != 0)
     return -1;
   floyd_impl *f = impl_of(z);
   const char *a = p->nps[d->src].name, *b = p->nps[d->dst].name;
-  if (rtable_add(&f->table, d->src, d->dst, d->gw_src, d->gw_dst, d->hops, d->nhops, 0) < 0)
+  if (plat_rtable_add(&f->table, d->src, d->dst, d->gw_src, d->gw_dst, d->hops, d->nhops, 0) < 0)
     return x_err(err, errlen,
                  "the route between %s and %s already exists (routes are "
                  "symmetrical by default)",
                  a, b);
   if (d->symmetrical &&
-      rtable_add(&f->table, d->dst, d->src, d->gw_dst, d->gw_src, d->hops, d->nhops, 1) < 0)
+      plat_rtable_add(&f->table, d->dst, d->src, d->gw_dst, d->gw_src, d->hops, d->nhops, 1) < 0)
     return x_err(
         err, errlen,
         "the route between %s and %s already exists (you should not "
@@ -57,7 +57,7 @@ static void floyd_init(platform *p, plat_zone *z, floyd_impl *f) {
   if (z->nchildren == 0 && n > 0) {
     plat_hop lb = {plat_get_model_loopback(p), plat_get_model_loopback(p)};
     for (int i = 0; i < n; i++)
-      rtable_add(&f->table, z->vert[i], z->vert[i], -1, -1, &lb, 1, 0);
+      plat_rtable_add(&f->table, z->vert[i], z->vert[i], -1, -1, &lb, 1, 0);
   }
   f->cost = x_malloc((size_t)n * (size_t)n * sizeof *f->cost);
   f->pred = x_malloc((size_t)n * (size_t)n * sizeof *f->pred);
@@ -67,7 +67,7 @@ static void floyd_init(platform *p, plat_zone *z, floyd_impl *f) {
   }
   for (int a = 0; a < n; a++)
     for (int b = 0; b < n; b++) {
-      const stored_route *s = rtable_get(&f->table, z->vert[a], z->vert[b]);
+      const stored_route *s = plat_rtable_get(&f->table, z->vert[a], z->vert[b]);
       if (s) {
         f->pred[(size_t)a * n + b] = a;
         f->cost[(size_t)a * n + b] = (uint64_t)s->n;
@@ -106,7 +106,7 @@ static int floyd_path(const platform *p, const plat_zone *z, int src, int dst,
       return x_err(err, errlen, "no route from '%s' to '%s' in zone '%s' (routing Floyd)",
                    p->nps[src].name, p->nps[dst].name, z->name);
     }
-    h[k++] = rtable_get(&f->table, z->vert[pred], z->vert[cur]);
+    h[k++] = plat_rtable_get(&f->table, z->vert[pred], z->vert[cur]);
     cur = pred;
   } while (cur != a);
   for (int i = 0; i < k / 2; i++) {
@@ -132,7 +132,7 @@ static int floyd_local_route(const platform *p, const plat_zone *z, int src, int
   for (int i = 0; i < k && rc == 0; i++) {
     if (z->nchildren > 0 && prev_gw >= 0 && prev_gw != h[i]->gw_src)
       rc = plat_route_np(p, prev_gw, h[i]->gw_src, r, base, err, errlen);
-    route_append(p, r, h[i]->links, h[i]->n);
+    plat_route_append(p, r, h[i]->links, h[i]->n);
     prev_gw = h[i]->gw_dst;
   }
   free(h);
@@ -142,12 +142,12 @@ static int floyd_local_route(const platform *p, const plat_zone *z, int src, int
 static void floyd_free(void *impl) {
   floyd_impl *f = impl;
   if (f) {
-    rtable_free(&f->table);
+    plat_rtable_free(&f->table);
     free(f->cost);
     free(f->pred);
   }
   free(f);
 }
 
-const zone_ops zone_floyd_ops = {"Floyd", floyd_add_route, floyd_seal, floyd_local_route,
-                                 floyd_free};
+const zone_ops plat_zone_floyd_ops = {"Floyd", floyd_add_route, floyd_seal, floyd_local_route,
+                                      floyd_free};

@@ -38,13 +38,13 @@ static int dup_error(const platform *p, int a, int b, int gw_a, int gw_b, int re
 
 static int full_add_route(platform *p, plat_zone *z, const plat_route_decl *d, char *err,
                           size_t errlen) {
-  if (rtable_check_decl(p, z, d, err, errlen) != 0)
+  if (plat_rtable_check_decl(p, z, d, err, errlen) != 0)
     return -1;
   full_impl *f = impl_of(z);
-  if (rtable_add(&f->table, d->src, d->dst, d->gw_src, d->gw_dst, d->hops, d->nhops, 0) < 0)
+  if (plat_rtable_add(&f->table, d->src, d->dst, d->gw_src, d->gw_dst, d->hops, d->nhops, 0) < 0)
     return dup_error(p, d->src, d->dst, d->gw_src, d->gw_dst, 0, err, errlen);
   if (d->symmetrical && d->src != d->dst &&
-      rtable_add(&f->table, d->dst, d->src, d->gw_dst, d->gw_src, d->hops, d->nhops, 1) < 0)
+      plat_rtable_add(&f->table, d->dst, d->src, d->gw_dst, d->gw_src, d->hops, d->nhops, 1) < 0)
     return dup_error(p, d->dst, d->src, d->gw_dst, d->gw_src, 1, err, errlen);
   return 0;
 }
@@ -62,15 +62,15 @@ static int full_local_route(const platform *p, const plat_zone *z, int src, int 
                             size_t base, int gw[2], char *err, size_t errlen) {
   (void)base;
   const full_impl *f = z->impl;
-  const stored_route *s = rtable_get(&f->table, src, dst);
+  const stored_route *s = plat_rtable_get(&f->table, src, dst);
   if (s) {
     gw[0] = s->gw_src;
     gw[1] = s->gw_dst;
-    route_append(p, r, s->links, s->n);
+    plat_route_append(p, r, s->links, s->n);
     return 0;
   }
   if (src == dst && f->loopback >= 0) {
-    route_push(p, r, f->loopback);
+    plat_route_push(p, r, f->loopback);
     return 0;
   }
   return x_err(err, errlen,
@@ -82,8 +82,9 @@ static int full_local_route(const platform *p, const plat_zone *z, int src, int 
 static void full_free(void *impl) {
   full_impl *f = impl;
   if (f)
-    rtable_free(&f->table);
+    plat_rtable_free(&f->table);
   free(f);
 }
 
-const zone_ops zone_full_ops = {"Full", full_add_route, full_seal, full_local_route, full_free};
+const zone_ops plat_zone_full_ops = {"Full", full_add_route, full_seal, full_local_route,
+                                     full_free};

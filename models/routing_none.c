@@ -15,4 +15,4 @@ static int none_local_route(const platform *p, const plat_zone *z, int src, int 
                p->nps[src].name, p->nps[dst].name, z->name);
 }
 
-const zone_ops zone_none_ops = {"None", NULL, NULL, none_local_route, NULL};
+const zone_ops plat_zone_none_ops = {"None", NULL, NULL, none_local_route, NULL};

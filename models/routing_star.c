@@ -132,7 +132,7 @@ static void add_unique(const platform *p, plat_route *r, size_t start, const sta
     while (k < r->n && r->links[k] != l->l[i])
       k++;
     if (k == r->n)
-      route_push(p, r, l->l[i]);
+      plat_route_push(p, r, l->l[i]);
   }
 }
 
@@ -170,14 +170,15 @@ static void star_free(void *impl) {
   free(s);
 }
 
-const zone_ops zone_star_ops = {"Cluster", star_add_route, star_seal, star_local_route, star_free};
+const zone_ops plat_zone_star_ops = {"Cluster", star_add_route, star_seal, star_local_route,
+                                     star_free};
 
 /* ==================================================================== builders */
 /* One node of a flat cluster (sg_platf_new_cluster_flat): host, loopback, limiter,
  * private link, and its "from this node to everyone" route. */
 static int flat_node(platform *p, int zi, const plat_cluster *c, int k, int bb, char *err,
                      size_t errlen) {
-  int h = cluster_host(p, zi, c, k, err, errlen);
+  int h = plat_cluster_host(p, zi, c, k, err, errlen);
   if (h < 0)
     return -1;
   int np = p->host_np[h], n = 0, rc = 0;
@@ -217,8 +218,8 @@ static int flat_node(platform *p, int zi, const plat_cluster *c, int k, int bb, 
   return star_add(p, p->zones[zi], np, -1, -1, -1, hops, n, 1, err, errlen);
 }
 
-int star_build_flat(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
-  int zi = plat_add_zone(p, c->id, &zone_star_ops, parent, err, errlen), bb = -1;
+int plat_star_build_flat(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
+  int zi = plat_add_zone(p, c->id, &plat_zone_star_ops, parent, err, errlen), bb = -1;
   if (zi < 0)
     return -1;
   if (c->bb_bw > 0 || c->bb_lat > 0) {
@@ -241,8 +242,8 @@ int star_build_flat(platform *p, int parent, const plat_cluster *c, char *err, s
   return star_add(p, p->zones[zi], router, -1, -1, -1, NULL, 0, 1, err, errlen) ? -1 : zi;
 }
 
-int star_host_link(platform *p, plat_zone *z, int host_np, int up, int down, int backbone,
-                   char *err, size_t errlen) {
+int plat_star_host_link(platform *p, plat_zone *z, int host_np, int up, int down, int backbone,
+                        char *err, size_t errlen) {
   if (p->nps[host_np].zone != p->nps[z->np].ref)
     return x_err(err, errlen, "host '%s' is not in zone '%s'", p->nps[host_np].name, z->name);
   plat_hop to[2] = {{up, up}, {backbone, backbone}};
@@ -253,8 +254,8 @@ int star_host_link(platform *p, plat_zone *z, int host_np, int up, int down, int
   return star_add(p, z, -1, host_np, -1, -1, backbone >= 0 ? from : from + 1, n, 0, err, errlen);
 }
 
-int star_cabinet_host(platform *p, int zi, const char *name, double speed, double bw, double lat,
-                      int backbone, char *err, size_t errlen) {
+int plat_star_cabinet_host(platform *p, int zi, const char *name, double speed, double bw,
+                           double lat, int backbone, char *err, size_t errlen) {
   int h = plat_add_host(p, zi, name, &speed, 1, 1, err, errlen);
   if (h < 0)
     return -1;
@@ -265,5 +266,5 @@ int star_cabinet_host(platform *p, int zi, const char *name, double speed, doubl
   free(down_name);
   if (down < 0)
     return -1;
-  return star_host_link(p, p->zones[zi], p->host_np[h], up, down, backbone, err, errlen);
+  return plat_star_host_link(p, p->zones[zi], p->host_np[h], up, down, backbone, err, errlen);
 }

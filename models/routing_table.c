@@ -4,7 +4,7 @@
  * reverse: the hops backwards, each split-duplex link on its other side, which is
  * SimGrid's get_link_list_impl(..., backroute=true) reversed) and its gateways. The
  * (src, dst) -> route map is a hash map, so a lookup is O(1) and memory is
- * O(declared routes), never N x N. rtable_check_decl() holds the checks SimGrid's
+ * O(declared routes), never N x N. plat_rtable_check_decl() holds the checks SimGrid's
  * RoutedZone applies to every declared route. */
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +12,9 @@
 #include "platform_impl.h"
 #include "xalloc.h"
 
-int rtable_add(route_table *t, int src, int dst, int gw_src, int gw_dst, const plat_hop *hops,
-               int nhops, int reverse) {
-  if (u64map_get(&t->by_pair, np_pair(src, dst)) >= 0)
+int plat_rtable_add(route_table *t, int src, int dst, int gw_src, int gw_dst, const plat_hop *hops,
+                    int nhops, int reverse) {
+  if (plat_u64map_get(&t->by_pair, np_pair(src, dst)) >= 0)
     return -1;
   x_grow(&t->routes, &t->cap, (size_t)t->n + 1, sizeof *t->routes);
   stored_route *s = &t->routes[t->n];
@@ -24,20 +24,20 @@ int rtable_add(route_table *t, int src, int dst, int gw_src, int gw_dst, const p
   s->n = nhops;
   s->gw_src = gw_src;
   s->gw_dst = gw_dst;
-  u64map_put(&t->by_pair, np_pair(src, dst), t->n);
+  plat_u64map_put(&t->by_pair, np_pair(src, dst), t->n);
   return t->n++;
 }
 
-const stored_route *rtable_get(const route_table *t, int src, int dst) {
-  int i = u64map_get(&t->by_pair, np_pair(src, dst));
+const stored_route *plat_rtable_get(const route_table *t, int src, int dst) {
+  int i = plat_u64map_get(&t->by_pair, np_pair(src, dst));
   return i >= 0 ? &t->routes[i] : NULL;
 }
 
-void rtable_free(route_table *t) {
+void plat_rtable_free(route_table *t) {
   for (int i = 0; i < t->n; i++)
     free(t->routes[i].links);
   free(t->routes);
-  u64map_free(&t->by_pair);
+  plat_u64map_free(&t->by_pair);
   memset(t, 0, sizeof *t);
 }
 
@@ -81,8 +81,8 @@ static int check_zone_route(const platform *p, const plat_route_decl *d, char *e
   return check_gateway(p, d->dst, d->gw_dst, "gw_dst", err, errlen);
 }
 
-int rtable_check_decl(const platform *p, const plat_zone *z, const plat_route_decl *d, char *err,
-                      size_t errlen) {
+int plat_rtable_check_decl(const platform *p, const plat_zone *z, const plat_route_decl *d,
+                           char *err, size_t errlen) {
   int zi = p->nps[z->np].ref;
   for (int k = 0; k < 2; k++) {
     int np = k ? d->dst : d->src;

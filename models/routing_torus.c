@@ -39,21 +39,22 @@ static void torus_free(void *impl) {
 /* The node's host, loopback, limiter and cables, in SimGrid's creation order. */
 static int torus_node(platform *p, int zi, const plat_cluster *c, torus_impl *t, int i, char *err,
                       size_t errlen) {
-  if (cluster_host(p, zi, c, i, err, errlen) < 0)
+  if (plat_cluster_host(p, zi, c, i, err, errlen) < 0)
     return -1;
   t->loopback[i] = t->limiter[i] = -1;
   if ((c->loopback_bw > 0 || c->loopback_lat > 0) &&
-      (t->loopback[i] = cluster_loopback(p, c, i, err, errlen)) < 0)
+      (t->loopback[i] = plat_cluster_loopback(p, c, i, err, errlen)) < 0)
     return -1;
-  if (c->limiter > 0 && (t->limiter[i] = cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
+  if (c->limiter > 0 &&
+      (t->limiter[i] = plat_cluster_limiter(p, c, (unsigned long)i, err, errlen)) < 0)
     return -1;
   unsigned long prod = 1;
   for (int j = 0; j < t->ndims; j++) {
     unsigned long d = t->dims[j], rank = (unsigned long)i;
     unsigned long next = (rank / prod) % d == d - 1 ? rank - (d - 1) * prod : rank + prod;
     char *name = x_asprintf("%s_link_from_%d_to_%lu", c->id, i, next);
-    int rc =
-        cluster_cable(p, c, name, c->bw, &t->cable[((size_t)i * t->ndims + j) * 2], err, errlen);
+    int rc = plat_cluster_cable(p, c, name, c->bw, &t->cable[((size_t)i * t->ndims + j) * 2], err,
+                                errlen);
     free(name);
     if (rc != 0)
       return -1;
@@ -63,8 +64,8 @@ static int torus_node(platform *p, int zi, const plat_cluster *c, torus_impl *t,
 }
 
 static int torus_parse(const plat_cluster *c, torus_impl *t, char *err, size_t errlen) {
-  t->ndims = cluster_parse_uints(c->topo_parameters, ',', t->dims, TORUS_MAX_DIMS,
-                                 "torus topo_parameters (expected d1,d2,...)", err, errlen);
+  t->ndims = plat_cluster_parse_uints(c->topo_parameters, ',', t->dims, TORUS_MAX_DIMS,
+                                      "torus topo_parameters (expected d1,d2,...)", err, errlen);
   if (t->ndims < 0)
     return -1;
   unsigned long n = 1;
@@ -77,13 +78,13 @@ static int torus_parse(const plat_cluster *c, torus_impl *t, char *err, size_t e
   return 0;
 }
 
-int torus_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
+int plat_torus_build(platform *p, int parent, const plat_cluster *c, char *err, size_t errlen) {
   torus_impl *t = x_calloc(1, sizeof *t);
   if (torus_parse(c, t, err, errlen) != 0) {
     free(t);
     return -1;
   }
-  int zi = plat_add_zone(p, c->id, &zone_torus_ops, parent, err, errlen);
+  int zi = plat_add_zone(p, c->id, &plat_zone_torus_ops, parent, err, errlen);
   if (zi < 0) {
     free(t);
     return -1;
@@ -127,7 +128,7 @@ static int torus_local_route(const platform *p, const plat_zone *z, int src, int
   const torus_impl *t = z->impl;
   int s = p->nps[src].local, d = p->nps[dst].local, cur = s, steps = 0, link = -1;
   if (s == d && t->loopback[s] >= 0) {
-    route_push(p, r, t->loopback[s]);
+    plat_route_push(p, r, t->loopback[s]);
     return 0;
   }
   while (cur != d) {
@@ -136,13 +137,13 @@ static int torus_local_route(const platform *p, const plat_zone *z, int src, int
                    p->nps[dst].name);
     int next = torus_hop(t, (unsigned long)cur, (unsigned long)s, (unsigned long)d, &link);
     if (t->limiter[cur] >= 0)
-      route_push(p, r, t->limiter[cur]);
-    route_push(p, r, link);
+      plat_route_push(p, r, t->limiter[cur]);
+    plat_route_push(p, r, link);
     cur = next;
   }
   if (t->limiter[d] >= 0)
-    route_push(p, r, t->limiter[d]);
+    plat_route_push(p, r, t->limiter[d]);
   return 0;
 }
 
-const zone_ops zone_torus_ops = {"Torus", NULL, NULL, torus_local_route, torus_free};
+const zone_ops plat_zone_torus_ops = {"Torus", NULL, NULL, torus_local_route, torus_free};

@@ -1,8 +1,8 @@
 /* units.h - SimGrid's value-with-unit parser (speeds, bandwidths, latencies/times).
  *
  * Follows src/xbt/xbt_parse_units.cpp of SimGrid 3.32:
- *  - speed: f/flops with decimal prefixes (k, M, G, T, P, E, Z, Y) and binary ones
- *    (Ki, Mi, Gi, ...): "1Gf" = 1e9, "98.095Mf" = 98.095e6 flop/s;
+ *  - speed: f/flops with decimal prefixes (k, M, G, T, P, E, Z, Y; SimGrid 3.32 refuses
+ *    binary ones for speeds, and so does tir): "1Gf" = 1e9, "98.095Mf" = 98.095e6 flop/s;
  *  - bandwidth: Bps (bytes/s) or bps (bits/s = 1/8 Bps), decimal or binary prefixes:
  *    "125MBps" = 125e6 B/s, "1Gbps" = 125e6 B/s, "1MiBps" = 1048576 B/s;
  *  - time: s, ms, us, ns, ps, m, h, d, w: "50us" = 5e-5 s.

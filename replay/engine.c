@@ -139,6 +139,10 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->cfg = c;
   e->model = model;
   e->sys = lmm_new(c->maxmin_precision);
+  /* SimGrid marks only a variable's first constraint when it is enabled, which misses part
+   * of the system when two variables sharing a constraint are enabled at the same date in
+   * one order (and not in the other): tir marks them all, and gets the max-min solution. */
+  lmm_set_exact_incremental(e->sys, 1);
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);

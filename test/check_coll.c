@@ -19,13 +19,15 @@ typedef struct tally {
   int64_t rbytes_root; /* bytes posted in receives by rank `root` */
 } tally;
 
+static const int *test_nodes; /* node_of of the next run() (SMP algorithms), or NULL */
+
 /* Runs algorithm name of kind on every rank of an n-rank call; sums the programs. */
 static tally run(coll_kind kind, const char *name, int n, int root, int64_t bytes, const int64_t *v) {
   tally t = {0};
   coll_prog p = {0};
   for (int r = 0; r < n; r++) {
     coll_args a = {.kind = kind, .rank = r, .size = n, .root = root, .sbytes = bytes, .rbytes = bytes,
-                   .count = bytes, .dtsize = 1, .scounts = v, .rcounts = v};
+                   .count = bytes, .dtsize = 1, .scounts = v, .rcounts = v, .node_of = test_nodes};
     const coll_algo *al = coll_generate(&a, 0, name, &p);
     ck_assert_str_eq(al->name, name);
     for (size_t i = 0; i < p.n; i++) {
@@ -127,6 +129,104 @@ START_TEST(alltoallv_ring_counts) {
 }
 END_TEST
 
+START_TEST(reduce_scatter_algos) {
+  /* n = 4, per-rank counts v = {1, 2, 3, 4} bytes, total 10.
+   * mpich_rdb: step 1 sends all but the own block: 9 + 8 + 7 + 6 = 30; step 2 all but the
+   * own pair's blocks: 2 x (10 - 3) + 2 x (10 - 7) = 20; 8 sends, 50 bytes. */
+  int64_t v[4] = {1, 2, 3, 4};
+  tally t = run(COLL_REDUCE_SCATTER, "mpich_rdb", 4, 0, 0, v);
+  ck_assert_int_eq(t.sends, 8);
+  ck_assert_int_eq(t.sbytes, 50);
+  /* ompi_ring: every rank forwards the N - 1 blocks that are not its own: 4 x 10 - 10 = 30
+   * bytes in 12 sends. */
+  t = run(COLL_REDUCE_SCATTER, "ompi_ring", 4, 0, 0, v);
+  ck_assert_int_eq(t.sends, 12);
+  ck_assert_int_eq(t.sbytes, 30);
+  /* recursive halving: distance 2, ranks 0, 1 send blocks 2..3 (7), ranks 2, 3 blocks 0..1
+   * (3): 20; distance 1: 0 sends block 1 (2), 1 block 0 (1), 2 block 3 (4), 3 block 2 (3):
+   * 10; 8 sends, 30 bytes. */
+  t = run(COLL_REDUCE_SCATTER, "ompi_basic_recursivehalving", 4, 0, 0, v);
+  ck_assert_int_eq(t.sends, 8);
+  ck_assert_int_eq(t.sbytes, 30);
+  /* butterfly: distance 1 as above reversed (7, 3, 7, 3 = 20), distance 2: 0 sends block 1
+   * (2), 1 block 3 (4), 2 block 0 (1), 3 block 2 (3) = 10; then bit reversal swaps ranks 1
+   * and 2, which hold blocks 2 and 1: 3 + 2 = 5. 10 sends, 35 bytes. */
+  t = run(COLL_REDUCE_SCATTER, "ompi_butterfly", 4, 0, 0, v);
+  ck_assert_int_eq(t.sends, 10);
+  ck_assert_int_eq(t.sbytes, 35);
+  /* mpich_noncomm, n = 4, 4 bytes each (16): halves of 8 then 4 bytes: 4 x (8 + 4) = 48. */
+  int64_t w[4] = {4, 4, 4, 4};
+  ck_assert_int_eq(run(COLL_REDUCE_SCATTER, "mpich_noncomm", 4, 0, 0, w).sbytes, 48);
+}
+END_TEST
+
+START_TEST(reduce_ompi_algos) {
+  /* basic_linear, 5 ranks, 10 B: 4 sends of 10 B. */
+  tally t = run(COLL_REDUCE, "ompi_basic_linear", 5, 2, 10, NULL);
+  ck_assert_int_eq(t.sends, 4);
+  ck_assert_int_eq(t.rbytes_root, 40);
+  /* binary, n = 3, 100000 B in 32768 B segments: 4 segments (3 x 32768 + 1696); ranks 1
+   * and 2 each send 4 segments to the root: 8 sends, 200000 B. */
+  t = run(COLL_REDUCE, "ompi_binary", 3, 0, 100000, NULL);
+  ck_assert_int_eq(t.sends, 8);
+  ck_assert_int_eq(t.sbytes, 200000);
+  /* chain (fanout 3) at n = 6, 100 B: one segment, every non-root sends once: 5, 500 B. */
+  t = run(COLL_REDUCE, "ompi_chain", 6, 1, 100, NULL);
+  ck_assert_int_eq(t.sends, 5);
+  ck_assert_int_eq(t.sbytes, 500);
+  /* in_order_binary, n = 5, root 0: the tree is rooted at 4 (4 sends), then 4 sends the
+   * result to 0: 5 sends, 50 B. */
+  t = run(COLL_REDUCE, "ompi_in_order_binary", 5, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 5);
+  ck_assert_int_eq(t.sbytes, 50);
+}
+END_TEST
+
+START_TEST(bcast_algos) {
+  /* NTSL, n = 4, 20000 B: 2 segments of 8192 over 3 links (6 sends), then the remainder
+   * 3616 B by NTSL again (forced: whole, 3 sends): 9 sends, 3 x 20000 B. */
+  tally t = run(COLL_BCAST, "NTSL", 4, 0, 20000, NULL);
+  ck_assert_int_eq(t.sends, 9);
+  ck_assert_int_eq(t.sbytes, 60000);
+  /* NTSB, n = 7, root 3: 3 -> 0 first, then the 6 edges of the binary tree: 7 x 100 B. */
+  ck_assert_int_eq(run(COLL_BCAST, "NTSB", 7, 3, 100, NULL).sbytes, 700);
+  /* ompi_pipeline, n = 3, 300000 B: segments of 16384 B (3 < 3.2118e-6 x 300000 + 8.79),
+   * 19 of them, down the chain 0 -> 1 -> 2: 38 sends, 600000 B. */
+  t = run(COLL_BCAST, "ompi_pipeline", 3, 0, 300000, NULL);
+  ck_assert_int_eq(t.sends, 38);
+  ck_assert_int_eq(t.sbytes, 600000);
+  /* scatter + allgather, n = 4, B = 10: pieces of 3 (3, 3, 3, 1). Scatter: 0 -> 2 (4 B),
+   * 0 -> 1 (3 B), 2 -> 3 (1 B). LR ring: each rank sends all pieces but one, 3 x 10 = 30
+   * (12 sends); rdb: 3 + 3 + 3 + 1 then 6 + 6 + 4 + 4 = 30 (8 sends). */
+  t = run(COLL_BCAST, "scatter_LR_allgather", 4, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 15);
+  ck_assert_int_eq(t.sbytes, 38);
+  t = run(COLL_BCAST, "scatter_rdb_allgather", 4, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 11);
+  ck_assert_int_eq(t.sbytes, 38);
+  /* split_bintree, n = 5, 10000 B: halves of 5000 in 5 segments of 1024 down the binary
+   * tree 0 -> {1, 2}, 1 -> 3, 2 -> 4 (4 edges x 5 = 20 sends, 20000 B), then twins (1, 2)
+   * and (3, 4) swap halves: 4 x 5000. */
+  t = run(COLL_BCAST, "ompi_split_bintree", 5, 0, 10000, NULL);
+  ck_assert_int_eq(t.sends, 24);
+  ck_assert_int_eq(t.sbytes, 40000);
+}
+END_TEST
+
+START_TEST(bcast_smp_linear) {
+  /* 6 ranks, 2 per host, 100 B (one segment): 0 -> 2 (next leader), 0 -> 1; 2 -> 4, 2 -> 3;
+   * 4 (last leader) -> 5: 5 sends, 500 B. Unequal hosts: the mpich bcast (binomial). */
+  static const int nodes[6] = {0, 0, 1, 1, 2, 2}, uneven[6] = {0, 0, 0, 1, 1, 2};
+  test_nodes = nodes;
+  tally t = run(COLL_BCAST, "SMP_linear", 6, 0, 100, NULL);
+  ck_assert_int_eq(t.sends, 5);
+  ck_assert_int_eq(t.sbytes, 500);
+  test_nodes = uneven;
+  ck_assert_int_eq(run(COLL_BCAST, "SMP_linear", 6, 0, 100, NULL).sends, 5);
+  test_nodes = NULL;
+}
+END_TEST
+
 static const char *pick(const char *sel, coll_kind k, int n, int64_t b) {
   coll_args a = {.kind = k, .size = n, .sbytes = b, .rbytes = b, .count = b, .dtsize = 1};
   return coll_selector_at(coll_selector_find(sel))->select(&a);
@@ -163,6 +263,36 @@ START_TEST(ompi_thresholds) {
 }
 END_TEST
 
+static const char *pick_v(const char *sel, coll_kind k, int n, int64_t each) {
+  static int64_t v[64];
+  for (int i = 0; i < n; i++)
+    v[i] = each;
+  coll_args a = {.kind = k, .size = n, .dtsize = 1, .rcounts = v};
+  return coll_selector_at(coll_selector_find(sel))->select(&a);
+}
+
+START_TEST(reduce_scatter_thresholds) {
+  /* ompi, n < 4: total < 65536 ring, < 131072 butterfly, else ring (3 x 21845 = 65535). */
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 3, 21845), "ompi_ring");
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 3, 21846), "ompi_butterfly");
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 2, 65535), "ompi_butterfly");
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 2, 65536), "ompi_ring");
+  /* ompi, n < 8: < 8 default, < 262144 recursive halving (4 x 2 = 8). */
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 4, 1), "default");
+  ck_assert_str_eq(pick_v("ompi", COLL_REDUCE_SCATTER, 4, 2), "ompi_basic_recursivehalving");
+  /* mpich: total elements > 524288 pairwise, else rdb (2 x 262144 = 524288). */
+  ck_assert_str_eq(pick_v("mpich", COLL_REDUCE_SCATTER, 2, 262144), "mpich_rdb");
+  ck_assert_str_eq(pick_v("mpich", COLL_REDUCE_SCATTER, 2, 262145), "mpich_pair");
+  /* ompi reduce, n < 4: < 8 B alg 7 (basic_linear), < 16 alg 4 (binary), < 32 alg 3
+   * (pipeline); 8 <= n < 16: < 8192 binary, else alg 5 (binomial). */
+  ck_assert_str_eq(pick("ompi", COLL_REDUCE, 3, 7), "ompi_basic_linear");
+  ck_assert_str_eq(pick("ompi", COLL_REDUCE, 3, 8), "ompi_binary");
+  ck_assert_str_eq(pick("ompi", COLL_REDUCE, 3, 16), "ompi_pipeline");
+  ck_assert_str_eq(pick("ompi", COLL_REDUCE, 15, 8191), "ompi_binary");
+  ck_assert_str_eq(pick("ompi", COLL_REDUCE, 15, 8192), "ompi_binomial");
+}
+END_TEST
+
 START_TEST(mpich_thresholds) {
   /* bcast: < 12288 B or n <= 8 binomial; < 524288 and even n scatter_rdb_allgather. */
   ck_assert_str_eq(pick("mpich", COLL_BCAST, 10, 12287), "binomial_tree");
@@ -193,12 +323,8 @@ END_TEST
 /* Algorithms the selectors may name that tir does not have yet (doc/collectives.md). */
 static const char *missing[] = {
     "allreduce:lr", "allreduce:ompi_ring_segmented", "allreduce:rab_rdb", "alltoall:mvapich2_scatter_dest",
-    "alltoallv:bruck", "bcast:NTSL", "bcast:ompi_pipeline", "bcast:ompi_split_bintree", "bcast:NTSB",
-    "bcast:mvapich2_knomial_intra_node", "bcast:scatter_rdb_allgather", "bcast:scatter_LR_allgather",
-    "reduce:ompi_basic_linear", "reduce:ompi_chain", "reduce:ompi_pipeline", "reduce:ompi_binary",
-    "reduce:ompi_binomial", "reduce:ompi_in_order_binary", "reduce:binomial", "reduce:scatter_gather",
-    "reduce_scatter:ompi_basic_recursivehalving", "reduce_scatter:ompi_ring", "reduce_scatter:ompi_butterfly",
-    "reduce_scatter:mpich_rdb", "allgatherv:GB", "allgatherv:ompi_bruck", "allgatherv:mpich_ring",
+    "alltoallv:bruck", "bcast:mvapich2_knomial_intra_node", "reduce:binomial", "reduce:scatter_gather",
+    "allgatherv:GB", "allgatherv:ompi_bruck", "allgatherv:mpich_ring",
     "allgatherv:ompi_neighborexchange", "allgatherv:pair", "allgatherv:mpich_rdb", "allgatherv:none"};
 
 static int known_missing(coll_kind k, const char *name) {
@@ -242,6 +368,11 @@ int main(void) {
   tcase_add_test(tc, gather_linear_sync_segments);
   tcase_add_test(tc, allreduce_rdb_6);
   tcase_add_test(tc, alltoallv_ring_counts);
+  tcase_add_test(tc, reduce_scatter_algos);
+  tcase_add_test(tc, reduce_ompi_algos);
+  tcase_add_test(tc, bcast_algos);
+  tcase_add_test(tc, bcast_smp_linear);
+  tcase_add_test(tc, reduce_scatter_thresholds);
   tcase_add_test(tc, ompi_thresholds);
   tcase_add_test(tc, mpich_thresholds);
   tcase_add_test(tc, selector_names_registered);

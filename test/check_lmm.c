@@ -405,6 +405,7 @@ typedef struct rvar {
 } rvar;
 
 typedef struct rsys {
+  uint64_t seed;                /* the system's seed, for failure messages */
   uint64_t rng;                 /* xorshift64 state */
   int ties;                     /* draw small integers (exact ties) */
   lmm_system *s;
@@ -503,7 +504,8 @@ static void r_check_fresh(rsys *r) {
       continue;
     double got = lmm_var_value(r->v[i].v), want = lmm_var_value(fv[i]);
     if (fabs(got - want) > 1e-12 * fmax(fabs(got), fabs(want)))
-      ck_abort_msg("variable %d: incremental %.17g, fresh %.17g", i, got, want);
+      ck_abort_msg("seed %d, variable %d: incremental %.17g, fresh %.17g", (int)r->seed, i,
+                   got, want);
   }
   lmm_free(f);
 }
@@ -537,6 +539,7 @@ static void r_check_modified(rsys *r) {
 static void r_run(uint64_t seed, int exact, int steps) {
   rsys *r = calloc(1, sizeof *r);
   ck_assert_ptr_nonnull(r);
+  r->seed = seed;
   r->rng = seed * 0x9E3779B97F4A7C15ull + 1;
   r->ties = rnd(r) < 0.5;
   r->s = lmm_new(PREC);

@@ -348,6 +348,14 @@ START_TEST(dragonfly_routes) {
         "green_link_in_chassis_0_between_routers_1_and_2_44_UP "
         "blue_link_between_group_1_and_2_routers_8_and_13_65_UP df_link_63_limiter "
         "df_link_58_limiter local_link_from_router_13_to_node_1_27_DOWN df_link_27_limiter");
+  /* SimGrid's quirk: d6 = (0,1,0,0) -> d8 = (0,1,1,0), same chassis 1, other blade:
+   * green from router 3 to blade 1 (uid 39), but the current router then becomes router 1
+   * (chassis 0!), so a black hop 0 -> 1 on blade 1 (uid 55) follows before router 4. */
+  ROUTE(p, "d6", "d8",
+        "df_link_6_limiter local_link_from_router_3_to_node_0_6_UP df_link_68_limiter "
+        "green_link_in_chassis_1_between_routers_0_and_1_39_UP df_link_70_limiter "
+        "black_link_in_group_0_between_chassis_0_and_1_blade_1_55_UP df_link_67_limiter "
+        "local_link_from_router_4_to_node_0_8_DOWN df_link_8_limiter");
   plat_free(p);
   /* dragonfly_shared.xml "2,2;3,1;2,3;1": green cables (uids 12..17, after the 12 node
    * cables) of 3 x 1GBps; 12 black cables (18..29), then the blue one (30) of 2 x 1GBps */
@@ -688,6 +696,7 @@ START_TEST(all_load) {
                                       "dragonfly_shared.xml",
                                       "fattree.xml",
                                       "fattree_shared.xml",
+                                      "fattree3.xml",
                                       "floyd.xml",
                                       "full.xml",
                                       "multi.xml",

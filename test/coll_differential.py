@@ -72,13 +72,13 @@ def action(kind, i, n, c, root, dt, v, m):
     raise ValueError(kind)
 
 
-def make_case(rng, kind, n, nbytes, ppn):
+def make_case(rng, kind, n, nbytes, ppn, name=None):
     """(trace text, description) of one case."""
     dt = rng.choice([6, 1, 0])
     c = max(1, nbytes // DTSIZE[dt])
     root = rng.randrange(n) if rng.random() < 0.5 else 0
     v = vec(rng, n, c)
-    if kind == "reduce_scatter" and rng.random() < 0.5:
+    if kind == "reduce_scatter" and (rng.random() < 0.5 or name in REGULAR_ONLY):
         v = [c] * n  # regular counts take other branches
     m = [vec(rng, n, c) for _ in range(n)]
     skew = rng.random() < 0.5
@@ -134,7 +134,7 @@ def algorithms(tir):
     for line in out.splitlines():
         m = re.match(r"\s*([a-z_]+)\s+([A-Za-z0-9_]+)\s+(.*)", line)
         if m and not m.group(3).startswith("[tir]") and m.group(1) not in ("scan", "exscan", "gatherv", "scatterv") \
-                and m.group(2) not in ("ompi", "mpich"):
+                and m.group(2) not in ("ompi", "mpich") + SG_CRASHES:
             algos.append((m.group(1), m.group(2)))
     return algos
 
@@ -144,11 +144,20 @@ def usable(kind, name, n):
     pow2 = n & (n - 1) == 0
     if name == "ompi_two_procs":
         return n == 2
+    if name in REGULAR_ONLY:
+        return pow2
     if name in POW2_ONLY.get(kind, ()):
         return pow2
     return True
 
 
+# SMP algorithms: SimGrid 3.32's replay aborts when it builds its SMP communicators
+# ("free(): invalid pointer"), so they cannot be compared (check_coll counts them).
+# ompi_split_bintree falls back to SMP_linear below 2 segments a half: big messages only.
+SG_CRASHES = ("SMP_linear",)
+MIN_BYTES = {"ompi_split_bintree": 1 << 17}
+# Algorithms SimGrid asserts on unless counts are equal (and the size a power of two).
+REGULAR_ONLY = ("mpich_noncomm",)
 POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb"),
              "alltoallv": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier"),
              "allgather": ("pair", "rhv"), "allgatherv": ("pair",)}
@@ -156,8 +165,9 @@ POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pai
 
 # Collectives whose every selector pick tir has (the others wait for their algorithms;
 # SimGrid's mpich bcast/reduce/allreduce abort in replay: see doc/collectives.md).
-SELECTOR_KINDS = {"ompi": ("alltoall", "alltoallv", "barrier", "gather", "scatter", "allgather"),
-                  "mpich": ("barrier", "allgather", "gather", "scatter")}
+SELECTOR_KINDS = {"ompi": ("alltoall", "alltoallv", "barrier", "gather", "scatter", "allgather", "reduce",
+                           "reduce_scatter"),
+                  "mpich": ("barrier", "allgather", "gather", "scatter", "reduce_scatter")}
 
 
 def main():
@@ -188,15 +198,15 @@ def main():
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as tmp:
         for kind, cfg, name in cases:
+            ppn = 1
             for _ in range(50):
-                n = 2 if name == "ompi_two_procs" else rng.randint(2, args.maxn)
+                n = 2 if name == "ompi_two_procs" else ppn * rng.randint(2, args.maxn // ppn)
                 if name is None or usable(kind, name, n):
                     break
-            ppn = 1
-            nbytes = log_uniform_bytes(rng)
+            nbytes = log_uniform_bytes(rng, MIN_BYTES.get(name, 1))
             if n * n * nbytes > (1 << 31):  # keep each case small enough for CI
-                nbytes = max(1, (1 << 31) // (n * n))
-            trace, desc = make_case(rng, kind, n, nbytes, ppn)
+                nbytes = max(1, (1 << 31) // (n * n), MIN_BYTES.get(name, 1))
+            trace, desc = make_case(rng, kind, n, nbytes, ppn, name)
             t, s, err = run_case(args, tmp, kind, cfg, n, ppn, trace)
             ok = not err and abs(t - s) <= max(1e-6 * abs(s), 5e-7)
             if ok:

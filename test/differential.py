@@ -76,7 +76,7 @@ def platform(rng):
         elif t == "torus":
             n, kind = rng.choice([(8, ("TORUS", "2,2,2")), (9, ("TORUS", "3,3")), (6, ("TORUS", "3,2"))])
         else:
-            n, kind = 8, ("DRAGONFLY", rng.choice(["2,1;2,1;1,1;2", "1,1;2,1;2,1;2", "2,2;1,1;2,1;2"]))
+            n, kind = 8, ("DRAGONFLY", rng.choice(["1,1;2,1;2,1;2", "2,1;1,1;2,1;2", "2,1;2,1;2,1;1"]))
         zone = '<zone id="AS0" routing="Full">' + cluster_xml(rng, n, kind) + "</zone>"
         names = [f"node-{i}" for i in range(n)]
     xml = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n" + zone + "\n</platform>\n"

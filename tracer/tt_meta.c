@@ -14,8 +14,8 @@
 #include "tt.h"
 #include "tt_out.h"
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "0.1.0"
+#ifndef TIR_VERSION /* given by tracer.am from configure's version */
+#define TIR_VERSION "unknown"
 #endif
 
 static char *hosts;           /* rank-ordered host list, run-length encoded (rank 0) */
@@ -94,7 +94,7 @@ static void write_common(FILE *f) {
   PMPI_Get_version(&v, &sv);
   char *cmd = command();
   fprintf(f, "# trace.meta - how this time-independent trace was taken (libtirtrace)\n");
-  fprintf(f, "tir_version = %s\nformat = %s\n", PACKAGE_VERSION,
+  fprintf(f, "tir_version = %s\nformat = %s\n", TIR_VERSION,
           tt.simgrid ? "simgrid-ti (SimGrid 3.32 actions only)" : "tir-ti (SimGrid TI + tir extensions)");
   fprintf(f, "simgrid_compatible = %s\ncommand = %s\nnp = %d\n", tt.simgrid ? "yes" : "no", cmd, tt.np);
   fprintf(f, "mpi_library = %s\nmpi_version = %d.%d\n", lib, v, sv);

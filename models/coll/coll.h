@@ -149,6 +149,12 @@ const char *coll_selector_names(void);
  * and non-empty) or picked by selector sel. Returns the algorithm used. */
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p);
 
+/* Records the algorithm forced for kind by --cfg=smpi/KIND:NAME (NULL or "" for none), so
+ * that algorithms calling a sub-collective of that kind use it as SimGrid does. The
+ * runtime calls it once per kind before the replay; without it, only a sub-collective of
+ * the call's own kind follows the call's forced algorithm. */
+void coll_force(coll_kind kind, const char *name);
+
 /* Appends to p the program of sub-collective a (a->kind) as the current call's selector
  * picks it: what SimGrid's algorithms get when they call colls::bcast, colls::gather...
  * (for use by algorithms only, inside coll_generate). */

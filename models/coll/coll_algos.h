@@ -25,6 +25,22 @@ int64_t coll_sum(const int64_t *v, int n);
 int coll_pof2_floor(int n);
 /* Open MPI's COLL_TUNED_COMPUTED_SEGCOUNT: elements per segment of segsize bytes. */
 int64_t coll_segcount(int64_t segsize, int dtsize, int64_t count);
+/* Open MPI's trees (coll_topo.c): one rank's parent and children. */
+#define COLL_TREE_MAX 32
+typedef struct coll_tree {
+  int prev;                /* parent rank, -1 at the root (bmtrees: the root itself) */
+  int nnext;               /* number of children */
+  int next[COLL_TREE_MAX]; /* children, in serving order */
+  int root;                /* the tree's root */
+} coll_tree;
+void coll_tree_kary(coll_tree *t, int fanout, int rank, int n, int root);
+void coll_tree_chain(coll_tree *t, int fanout, int rank, int n, int root);
+void coll_tree_in_order_bmtree(coll_tree *t, int rank, int n, int root);
+void coll_tree_in_order_bintree(coll_tree *t, int rank, int n);
+/* Whole buffer from a non-zero root to rank 0 (bcast_pipe.c). */
+void coll_bcast_root_to_0(const coll_args *a, coll_prog *p);
+/* Ranks per host if all hosts of the communicator hold as many, else 0 (bcast_split.c). */
+int coll_ranks_per_node(const coll_args *a);
 void coll_by_ompi(const coll_args *a, coll_prog *p);
 void coll_by_mpich(const coll_args *a, coll_prog *p);
 #endif

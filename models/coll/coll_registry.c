@@ -70,20 +70,50 @@ const char *coll_selector_names(void) {
   return buf;
 }
 
-static int cur_sel; /* selector of the call being generated (for coll_sub) */
+static int cur_sel;      /* selector of the call being generated (for coll_sub) */
+static int cur_kind;     /* kind of the call being generated */
+static int cur_forced;   /* algorithm forced for cur_kind, or -1 */
+static int forced_idx[COLL_NKINDS]; /* coll_force's table: 1 + algorithm index, 0 = none */
 
-/* Algorithm index for a under selector sel; a selector naming an unregistered algorithm
- * is a bug caught by check_coll, not an input error: fall back to the default. */
+void coll_force(coll_kind kind, const char *name) {
+  int i = name && *name ? coll_algo_find(kind, name) : -1;
+  forced_idx[kind] = i + 1;
+}
+
+/* One stderr line per (kind, name) a selector picks that tir lacks. */
+static void warn_missing(const coll_args *a, int sel, const char *name, const char *used) {
+  static char seen[64][64];
+  static int nseen;
+  char key[64];
+  snprintf(key, sizeof key, "%d:%s", (int)a->kind, name);
+  for (int i = 0; i < nseen; i++)
+    if (!strcmp(seen[i], key))
+      return;
+  if (nseen < 64)
+    snprintf(seen[nseen++], sizeof seen[0], "%s", key);
+  fprintf(stderr, "tir-replay: warning: selector %s picks %s algorithm '%s', which tir does not have: using '%s'\n",
+          selectors[sel].name, kind_names[a->kind], name, used);
+}
+
+/* Algorithm index for a under selector sel; a name tir lacks falls back to the default
+ * selector's choice, with a warning (doc/collectives.md lists the cases). */
 static int pick(const coll_args *a, int sel) {
-  int i = coll_algo_find(a->kind, selectors[sel].select(a));
-  return i >= 0 ? i : coll_algo_find(a->kind, coll_select_default(a));
+  const char *name = selectors[sel].select(a);
+  int i = coll_algo_find(a->kind, name);
+  if (i >= 0)
+    return i;
+  i = coll_algo_find(a->kind, coll_select_default(a));
+  warn_missing(a, sel, name, algos[i].name);
+  return i;
 }
 
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p) {
   int i = forced && *forced ? coll_algo_find(a->kind, forced) : -1;
+  cur_forced = i;
   if (i < 0)
     i = pick(a, sel);
   cur_sel = sel;
+  cur_kind = a->kind;
   coll_prog_reset(p);
   algos[i].gen(a, p);
   if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
@@ -91,13 +121,19 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   return &algos[i];
 }
 
-void coll_sub(const coll_args *a, coll_prog *p) { algos[pick(a, cur_sel)].gen(a, p); }
+/* SimGrid's colls::KIND: the algorithm forced for that kind (--cfg=smpi/KIND:NAME),
+ * else the selector's pick. */
+void coll_sub(const coll_args *a, coll_prog *p) {
+  int i = forced_idx[a->kind] - 1;
+  if (i < 0 && (int)a->kind == cur_kind)
+    i = cur_forced;
+  algos[i >= 0 ? i : pick(a, cur_sel)].gen(a, p);
+}
 
 /* The "ompi" and "mpich" entries of every kind: that selector's choice, whatever the
  * selector of the run (SimGrid's --cfg=smpi/bcast:ompi). */
 static void by_selector(const char *name, const coll_args *a, coll_prog *p) {
-  int i = coll_algo_find(a->kind, selectors[coll_selector_find(name)].select(a));
-  algos[i >= 0 ? i : coll_algo_find(a->kind, "default")].gen(a, p);
+  algos[pick(a, coll_selector_find(name))].gen(a, p);
 }
 void coll_by_ompi(const coll_args *a, coll_prog *p) { by_selector("ompi", a, p); }
 void coll_by_mpich(const coll_args *a, coll_prog *p) { by_selector("mpich", a, p); }

@@ -12,8 +12,9 @@ for prog in pingpong stencil; do
   run_np 4 "$tirtrace" -o "$tmp/$prog.t" --simgrid-compatible --no-compress -- "$tmp/$prog" \
     >"$tmp/$prog.out" 2>&1 || { cat "$tmp/$prog.out"; fail "$prog failed"; }
   measured=$(sed -n 's/^measured_s //p' "$tmp/$prog.out")
-  if [ "$replayer" = tir ] && [ -x "$top_builddir/tir-replay" ]; then
-    predicted=$("$top_builddir/tir-replay" -p "$here/cluster4.xml" "$tmp/$prog.t" | sed -n 's/^Simulated time: //p')
+  if [ "$replayer" = tir ] && [ -x "$top_builddir/replay/tir-replay" ]; then
+    predicted=$("$top_builddir/replay/tir-replay" -p "$here/cluster4.xml" -H "$here/hostfile4" \
+      "$tmp/$prog.t/index" | sed -n 's/^Simulated time: \([0-9.e+-]*\).*/\1/p')
   else
     predicted=$(replay_simgrid "$tmp/$prog.t" 4 | sed -n 's/.*Simulated time: \([0-9.e+-]*\).*/\1/p')
   fi
