@@ -147,7 +147,10 @@ struct lmm_var {
   int in_sat;           /* solver: on the saturated-variable queue */
   uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
   uint64_t visited;     /* == system round: already walked by marking this round */
+  uint64_t listed;      /* == system round: already in the modified output */
   size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
+  lmm_var *all_prev;    /* the system's list of live variables, creation order */
+  lmm_var *all_next;
 };
 
 typedef struct light {
@@ -167,6 +170,9 @@ struct lmm_system {
   int modified;              /* something changed since the last solve */
   uint64_t round;            /* marking round, bumped after each solve */
   uint64_t next_rank;        /* creation stamp of the next variable */
+  lmm_var *all_head;         /* live variables, creation order */
+  lmm_var *all_tail;         /* the last one created */
+  size_t n_vars;             /* live variables */
   pool cnst_pool;            /* owns every lmm_cnst */
   pool var_pool;             /* owns every lmm_var */
   pool elem_pool;            /* owns every lmm_elem */
@@ -402,7 +408,15 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   v->bound = bound;
   v->rank = s->next_rank++;
   v->visited = s->round - 1;
+  v->listed = s->round - 1;
   v->out_slot = SIZE_MAX;
+  v->all_prev = s->all_tail;
+  if (s->all_tail)
+    s->all_tail->all_next = v;
+  else
+    s->all_head = v;
+  s->all_tail = v;
+  s->n_vars++;
   return v;
 }
 
@@ -487,10 +501,19 @@ void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
     mark_cnst(s, e->cnst);
 }
 
-static void out_forget(lmm_system *s, lmm_var *v) {
+/* Takes v off the live list and off the modified output. */
+static void var_unlink(lmm_system *s, lmm_var *v) {
+  if (v->all_prev)
+    v->all_prev->all_next = v->all_next;
+  else
+    s->all_head = v->all_next;
+  if (v->all_next)
+    v->all_next->all_prev = v->all_prev;
+  else
+    s->all_tail = v->all_prev;
+  s->n_vars--;
   if (v->out_slot != SIZE_MAX && v->out_slot < s->n_out && s->out[v->out_slot] == v)
     s->out[v->out_slot] = NULL;
-  v->out_slot = SIZE_MAX;
 }
 
 void lmm_var_free(lmm_system *s, lmm_var *v) {
@@ -509,7 +532,7 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
       mod_remove(s, c); /* SimGrid: an empty constraint leaves the modified set */
     pool_put(&s->elem_pool, e);
   }
-  out_forget(s, v);
+  var_unlink(s, v);
   pool_put(&s->var_pool, v);
 }
 
@@ -731,20 +754,38 @@ static int by_rank(const void *a, const void *b) {
   return (ra > rb) - (ra < rb);
 }
 
+/* Puts the listed variables in creation order: a sort costs O(k log k), a pass over
+ * the live list O(n); the pass wins when the solved part is most of the system (the
+ * usual case behind a shared backbone). */
+static void order_out(lmm_system *s) {
+  size_t k = s->n_out, logk = 1;
+  while ((size_t)1 << logk < k)
+    logk++;
+  if (k * logk < s->n_vars) {
+    if (k > 1)
+      qsort(s->out, k, sizeof *s->out, by_rank);
+    return;
+  }
+  size_t i = 0;
+  for (lmm_var *v = s->all_head; v; v = v->all_next)
+    if (v->listed == s->round)
+      s->out[i++] = v;
+  assert(i == k);
+}
+
 /* The enabled variables with a coefficient on a solved constraint (SimGrid's modified
- * action set), sorted by creation. Uses out_slot == 0 as "already listed" while
- * collecting: slots are assigned after sorting. */
+ * action set), in creation order. */
 static void collect_modified(lmm_system *s) {
   for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
-      if (e->weight <= 0 || e->var->out_slot == 0)
+      if (e->weight <= 0 || e->var->listed == s->round)
         continue;
       x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
       s->out[s->n_out++] = e->var;
-      e->var->out_slot = 0;
+      e->var->listed = s->round;
     }
   }
-  qsort(s->out, s->n_out, sizeof *s->out, by_rank);
+  order_out(s);
   for (size_t i = 0; i < s->n_out; i++)
     s->out[i]->out_slot = i;
 }

@@ -9,14 +9,17 @@
  *      the candidate level of c is r_c = remaining_c / usage_c.
  *   2. m = min_c r_c; the saturated constraints are those with r_c == m.
  *   3. Among the unfixed variables of the saturated constraints, if some have
- *      b_i * p_i < m, only those with the smallest b_i * p_i are fixed, to x_i = b_i;
- *      otherwise all of them are fixed to x_i = m / p_i.
+ *      b_i * p_i < m (b_i > 0), only those with the smallest b_i * p_i (equal within
+ *      the precision) are fixed, to x_i = b_i; otherwise all of them are fixed to
+ *      x_i = m / p_i (on a saturated FATPIPE too, even those with a small a/p).
  *   4. remaining_c -= a_ic * x_i for every constraint of a fixed variable (FATPIPE:
  *      remaining unchanged, usage recomputed as a max); constraints whose usage or
  *      remaining falls to 0 (within maxmin/precision) are dropped; repeat.
  * Example: one SHARED link of capacity 10, flow A with p=1, flow B with p=3, no bounds:
  *   usage = 1/1 + 1/3 = 4/3, m = 10 / (4/3) = 7.5, x_A = 7.5, x_B = 2.5 (A:B = 3:1).
- * The same two flows on a FATPIPE link of capacity 10 get 10 each.
+ * The same two flows on a FATPIPE link of capacity 10: usage = max(1/1, 1/3) = 1,
+ *   m = 10, x_A = 10, x_B = 10/3 (every variable of a saturated constraint is fixed at
+ *   m / p_i); with equal penalties they get 10 each (no contention).
  *
  * A variable with penalty 0 is disabled (it takes no capacity, value 0): a flow in its
  * latency phase. Incremental solving: every change (new variable, expand, penalty,
@@ -34,8 +37,9 @@ typedef struct lmm_cnst lmm_cnst;
 typedef struct lmm_var lmm_var;
 
 /* precision: SimGrid's maxmin/precision (1e-5), used as in its double_update /
- * double_positive / double_equals helpers. */
+ * double_positive / double_equals helpers. Never NULL (memory errors exit). */
 lmm_system *lmm_new(double precision);
+/* Frees the system with every constraint and variable still in it (NULL: no-op). */
 void lmm_free(lmm_system *s);
 
 /* A constraint of capacity bound (> 0); fatpipe != 0 for FATPIPE sharing. */
@@ -45,13 +49,16 @@ double lmm_cnst_bound(const lmm_cnst *c);
  * e.g. a CPU's used flop/s for the energy model). FATPIPE: the max. */
 double lmm_cnst_usage(const lmm_cnst *c);
 
-/* A variable; penalty 0 creates it disabled; bound < 0 means unbounded. */
+/* A variable (value 0 until solved); penalty >= 0, 0 creates it disabled; bound <= 0
+ * means unbounded (SimGrid applies only bounds > 0). */
 lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound);
 /* Adds coefficient coeff of v on c; if v already uses c, SHARED adds the coefficients,
  * FATPIPE keeps the max (SimGrid's System::expand). */
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff);
+/* penalty >= 0; 0 disables v (value 0 at once), > 0 enables it again. */
 void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty);
 void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound);
+/* Detaches v from its constraints and frees it: v is invalid afterwards. */
 void lmm_var_free(lmm_system *s, lmm_var *v);
 
 double lmm_var_value(const lmm_var *v);
@@ -69,10 +76,15 @@ void *lmm_var_owner(const lmm_var *v);
  * variable: lmm_solve then gives the values of a from-scratch solve (to rounding). */
 void lmm_set_exact_incremental(lmm_system *s, int exact);
 
-/* Re-solves the modified part of the system (all of it on the first call). */
+/* Re-solves the modified part of the system (all of it on the first call); does
+ * nothing when nothing changed since the last call. */
 void lmm_solve(lmm_system *s);
 /* After lmm_solve: returns the next variable whose value was recomputed (each once,
- * in a deterministic order: the order in which they were created), NULL when done. */
+ * in a deterministic order: the order in which they were created), NULL when done.
+ * These are the enabled variables with a coefficient > 0 on a re-solved constraint
+ * (SimGrid's modified action set); a variable disabled by the caller is not listed
+ * (its value became 0 at once). Each lmm_solve starts a new list; variables freed
+ * meanwhile are skipped. */
 lmm_var *lmm_next_modified(lmm_system *s);
 
 #endif

@@ -10,10 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An entry per (communicator id, member): ids are unique per member, not in the whole
+ * trace (two disjoint communicators may share an id), so (id, world rank) is the key. */
+typedef struct slot {
+  int id, rank;
+  comm_t *c;
+} slot;
+
 struct comm_reg {
   int np;
-  comm_t **slots; /* open addressing by id */
+  slot *slots; /* open addressing by (id, rank) */
   size_t cap, n;
+  comm_t **all; /* every communicator, for freeing */
+  size_t nall, acap;
 };
 
 static comm_t *comm_alloc(int np, int id, int size) {
@@ -27,28 +36,39 @@ static comm_t *comm_alloc(int np, int id, int size) {
   return c;
 }
 
-static void insert(comm_reg *r, comm_t *c);
+static size_t hash(int id, int rank, size_t cap) {
+  return (((size_t)(unsigned)id * 2654435761u) ^ ((size_t)(unsigned)rank * 40503u)) & (cap - 1);
+}
+
+static void put(comm_reg *r, int id, int rank, comm_t *c);
 
 static void grow(comm_reg *r) {
-  comm_t **old = r->slots;
+  slot *old = r->slots;
   size_t ocap = r->cap;
-  r->cap = r->cap ? 2 * r->cap : 64;
+  r->cap = r->cap ? 2 * r->cap : 1024;
   r->slots = x_calloc(r->cap, sizeof *r->slots);
   r->n = 0;
   for (size_t i = 0; i < ocap; i++)
-    if (old[i])
-      insert(r, old[i]);
+    if (old[i].c)
+      put(r, old[i].id, old[i].rank, old[i].c);
   free(old);
 }
 
-static void insert(comm_reg *r, comm_t *c) {
+static void put(comm_reg *r, int id, int rank, comm_t *c) {
   if (2 * (r->n + 1) > r->cap)
     grow(r);
-  size_t j = ((size_t)c->id * 2654435761u) & (r->cap - 1);
-  while (r->slots[j])
+  size_t j = hash(id, rank, r->cap);
+  while (r->slots[j].c)
     j = (j + 1) & (r->cap - 1);
-  r->slots[j] = c;
+  r->slots[j] = (slot){id, rank, c};
   r->n++;
+}
+
+static void keep(comm_reg *r, comm_t *c) {
+  x_grow(&r->all, &r->acap, r->nall + 1, sizeof *r->all);
+  r->all[r->nall++] = c;
+  for (int i = 0; i < c->size; i++)
+    put(r, c->id, c->members[i], c);
 }
 
 comm_reg *comm_reg_new(int np) {
@@ -57,34 +77,39 @@ comm_reg *comm_reg_new(int np) {
   comm_t *w = comm_alloc(np, 0, np);
   for (int i = 0; i < np; i++)
     w->members[i] = w->rank_of[i] = i;
-  insert(r, w);
+  keep(r, w);
   return r;
 }
 
 void comm_reg_free(comm_reg *r) {
   if (!r)
     return;
-  for (size_t i = 0; i < r->cap; i++)
-    if (r->slots[i]) {
-      free(r->slots[i]->members);
-      free(r->slots[i]->rank_of);
-      free(r->slots[i]);
-    }
+  for (size_t i = 0; i < r->nall; i++) {
+    free(r->all[i]->members);
+    free(r->all[i]->rank_of);
+    free(r->all[i]);
+  }
+  free(r->all);
   free(r->slots);
   free(r);
 }
 
-const comm_t *comm_get(const comm_reg *r, int id) {
+const comm_t *comm_get(const comm_reg *r, int id, int rank) {
   if (!r->cap)
     return NULL;
-  for (size_t j = ((size_t)id * 2654435761u) & (r->cap - 1); r->slots[j]; j = (j + 1) & (r->cap - 1))
-    if (r->slots[j]->id == id)
-      return r->slots[j];
+  for (size_t j = hash(id, rank, r->cap); r->slots[j].c; j = (j + 1) & (r->cap - 1))
+    if (r->slots[j].id == id && r->slots[j].rank == rank)
+      return r->slots[j].c;
   return NULL;
 }
 
 int comm_register(comm_reg *r, int id, const int64_t *w, int size, char *err, size_t errlen) {
-  const comm_t *old = comm_get(r, id);
+  for (int i = 0; i < size; i++)
+    if (w[i] < 0 || w[i] >= r->np)
+      return x_err(err, errlen, "communicator %d: world rank %d does not exist", id, (int)w[i]);
+  const comm_t *old = NULL;
+  for (int i = 0; i < size && !old; i++)
+    old = comm_get(r, id, (int)w[i]);
   if (old) {
     if (old->size != size)
       return x_err(err, errlen, "communicator %d was created with %d members, here with %d", id, old->size, size);
@@ -96,17 +121,16 @@ int comm_register(comm_reg *r, int id, const int64_t *w, int size, char *err, si
   }
   comm_t *c = comm_alloc(r->np, id, size);
   for (int i = 0; i < size; i++) {
-    if (w[i] < 0 || w[i] >= r->np || c->rank_of[w[i]] >= 0) {
+    if (c->rank_of[w[i]] >= 0) {
       int bad = (int)w[i];
       free(c->members);
       free(c->rank_of);
       free(c);
-      return x_err(err, errlen, "communicator %d: world rank %d %s", id, bad,
-                   bad < 0 || bad >= r->np ? "does not exist" : "is listed twice");
+      return x_err(err, errlen, "communicator %d: world rank %d is listed twice", id, bad);
     }
     c->members[i] = (int)w[i];
     c->rank_of[w[i]] = i;
   }
-  insert(r, c);
+  keep(r, c);
   return 0;
 }

@@ -3,9 +3,10 @@
  * collectives prefixed `comm ID`; doc/communicators.md).
  *
  * Communicator 0 is MPI_COMM_WORLD. The tracer gives every other communicator an id its
- * members agreed on, unique in the whole trace, and each member writes the creation line
- * with the members' world ranks in communicator rank order: the first member to reach the
- * line registers the communicator, the others check they wrote the same members. */
+ * members agreed on: unique for each member (two disjoint communicators may share one),
+ * so (id, world rank) names a communicator. Each member writes the creation line with the
+ * members' world ranks in communicator rank order: the first member to reach the line
+ * registers the communicator, the others check they wrote the same members. */
 #ifndef TIR_COMM_H
 #define TIR_COMM_H
 
@@ -23,8 +24,8 @@ typedef struct comm_reg comm_reg;
 
 comm_reg *comm_reg_new(int np);
 void comm_reg_free(comm_reg *r);
-/* The communicator with the trace's id, or NULL when none was registered. */
-const comm_t *comm_get(const comm_reg *r, int id);
+/* The communicator id of world rank `rank`, or NULL when none was registered. */
+const comm_t *comm_get(const comm_reg *r, int id, int rank);
 /* Registers id with members w[0..size) (world ranks), or checks them against the
  * registered ones. Returns 0, or -1 with a message in err (other members, a rank out of
  * range or listed twice). */

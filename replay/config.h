@@ -41,6 +41,8 @@ typedef struct config {
   /* solver */
   double surf_precision;   /* surf/precision */
   double maxmin_precision; /* maxmin/precision */
+  int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
+  int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
   char coll_selector[32];
   char coll_algo[16][48]; /* indexed by coll_kind (coll.h) */

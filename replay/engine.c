@@ -59,6 +59,7 @@ struct eng {
   int nhosts;
   double now;
   uint64_t seq;
+  int lifo;        /* tir/lifo-ties: reverse the order of equal dates */
   eng_act **heap;
   size_t nheap, heap_cap;
   int pending;
@@ -71,8 +72,8 @@ struct eng {
 
 /* ====== heap (binary, keyed by date then seq) ====== */
 
-static int before(const eng_act *a, const eng_act *b) {
-  return a->date < b->date || (a->date == b->date && a->seq < b->seq);
+static int before(const eng *e, const eng_act *a, const eng_act *b) {
+  return a->date < b->date || (a->date == b->date && (e->lifo ? a->seq > b->seq : a->seq < b->seq));
 }
 
 static void heap_set(eng *e, size_t i, eng_act *a) {
@@ -82,7 +83,7 @@ static void heap_set(eng *e, size_t i, eng_act *a) {
 
 static void sift_up(eng *e, size_t i) {
   eng_act *a = e->heap[i];
-  while (i > 0 && before(a, e->heap[(i - 1) / 2])) {
+  while (i > 0 && before(e, a, e->heap[(i - 1) / 2])) {
     heap_set(e, i, e->heap[(i - 1) / 2]);
     i = (i - 1) / 2;
   }
@@ -95,9 +96,9 @@ static void sift_down(eng *e, size_t i) {
     size_t c = 2 * i + 1;
     if (c >= e->nheap)
       break;
-    if (c + 1 < e->nheap && before(e->heap[c + 1], e->heap[c]))
+    if (c + 1 < e->nheap && before(e, e->heap[c + 1], e->heap[c]))
       c++;
-    if (!before(e->heap[c], a))
+    if (!before(e, e->heap[c], a))
       break;
     heap_set(e, i, e->heap[c]);
     i = c;
@@ -142,7 +143,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   /* SimGrid marks only a variable's first constraint when it is enabled, which misses part
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
-  lmm_set_exact_incremental(e->sys, 1);
+  lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
+  e->lifo = c->lifo_ties;
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);

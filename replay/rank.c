@@ -113,16 +113,11 @@ static void vec_bytes(replay_ctx *x, const int64_t *v, int n, int dt, int64_t **
  * reporting an error. */
 static const comm_t *action_comm(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
-  const comm_t *c = comm_get(x->comms, a->comm);
+  const comm_t *c = comm_get(x->comms, a->comm, r->id);
   if (!c)
-    replay_fail(x, "%s:%ld: communicator %d was never created (no comm_split/comm_dup/comm_create line "
-                "of a member reached before): '%s'", a->file, a->line, a->comm, a->text);
-  else if (c->rank_of[r->id] < 0)
-    replay_fail(x, "%s:%ld: rank %d is not a member of communicator %d: '%s'", a->file, a->line, r->id, a->comm,
-                a->text);
-  else
-    return c;
-  return NULL;
+    replay_fail(x, "%s:%ld: rank %d is in no communicator %d (no comm_split/comm_dup/comm_create line of "
+                "a member created it before): '%s'", a->file, a->line, r->id, a->comm, a->text);
+  return c;
 }
 
 /* A creation line: registers (or checks) the communicator it names. */
@@ -133,7 +128,7 @@ static void create_comm(replay_ctx *x, rank *r) {
     return;
   if (comm_register(x->comms, (int)a->count, a->vec, a->nvec, err, sizeof err) < 0)
     replay_fail(x, "%s:%ld: %s: '%s'", a->file, a->line, err, a->text);
-  else if (comm_get(x->comms, (int)a->count)->rank_of[r->id] < 0)
+  else if (!comm_get(x->comms, (int)a->count, r->id))
     replay_fail(x, "%s:%ld: rank %d creates communicator %d but is not one of its members: '%s'", a->file,
                 a->line, r->id, (int)a->count, a->text);
 }
@@ -741,7 +736,7 @@ static int next_action(replay_ctx *x, rank *r) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
       coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
       cur_comm = 0;
-      push_prog(r, &r->prog, comm_get(x->comms, 0));
+      push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
     }
     return 1;
   }

@@ -869,9 +869,11 @@ static void remember_comm(trace_parser *p, int id, int size) {
 /* comm_split / comm_dup / comm_create ID SIZE w0 .. w(SIZE-1) (tir, as tir-trace writes
  * them; ID -1 SIZE 0: the rank got MPI_COMM_NULL); without arguments: SimGrid's no-op. */
 static int pf_comm(trace_parser *p, trace_action *a, char *err, size_t errlen) {
-  int id, size, got = (int)p->argc - 2;
+  int id, size, got = (int)p->argc - 2, clean = 1;
   if (got == 0 && a->op != TRACE_COMM_CREATE)
     return 0;
+  if (a->op != TRACE_COMM_CREATE && !p->opts.strict && (stoi_like(p->argv[2], &id, &clean) < 0 || !clean))
+    return 0; /* not tir's form: SimGrid ignores comm_split/comm_dup's arguments */
   if (got < 2 || f_int(p, 1, "ID", &id, err, errlen) < 0 || f_int(p, 2, "SIZE", &size, err, errlen) < 0)
     return got < 2 ? perr(p, err, errlen, "%s needs ID SIZE w0 .. w(SIZE-1), got %d argument%s", p->kw, got,
                           got == 1 ? "" : "s")

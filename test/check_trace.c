@@ -169,7 +169,8 @@ START_TEST(test_every_keyword) {
     {"0 scatterv 1 1 1 1 1", TRACE_SCATTERV}, {"0 reducescatter 1 1 1 1 0", TRACE_REDUCESCATTER},
     {"0 scan 1 0", TRACE_SCAN}, {"0 exscan 1 0", TRACE_EXSCAN},
     {"0 location a.c 3", TRACE_LOCATION}, {"0 region main", TRACE_REGION},
-    {"0 region_end", TRACE_REGION_END},
+    {"0 region_end", TRACE_REGION_END}, {"0 comm_create 1 1 0", TRACE_COMM_CREATE},
+    {"0 probe 1 0", TRACE_PROBE}, {"0 iprobe 1 0 1", TRACE_IPROBE},
   };
   ck_assert_int_eq(sizeof cases / sizeof cases[0], TRACE_NOPS);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -173,7 +173,7 @@ SELECTOR_KINDS = {"ompi": ("alltoall", "alltoallv", "barrier", "gather", "scatte
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tir", default=os.environ.get("TIR", "./tir-replay"))
-    ap.add_argument("--oracle", default=os.environ.get("SIMGRID_ORACLE", "/work/shared/tools/simgrid-oracle"))
+    ap.add_argument("--oracle", default=os.environ.get("SIMGRID_ORACLE", os.path.join(os.path.dirname(os.path.abspath(__file__)), "simgrid-oracle")))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--per-algo", type=int, default=2)
     ap.add_argument("--full", action="store_true", help="dense sweep (slow)")

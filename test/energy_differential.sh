@@ -8,15 +8,15 @@
 # 1e-6 relative (SimGrid prints 6 decimals: 5e-7 J absolute on top).
 #
 # usage: energy_differential.sh [NCASES [FIRST_SEED]]    (default 24 cases, seed 1)
-# env:   TIR_ORACLE  the simgrid-oracle script (default: ../shared/tools/simgrid-oracle
-#                    beside the project, then /work/shared/tools/simgrid-oracle)
+# env:   TIR_ORACLE  the simgrid-oracle script (default: test/simgrid-oracle, a copy of
+#                    the shared oracle)
 #        KEEP=DIR    keep the generated cases in DIR
 # Exits 77 (skipped) when SimGrid 3.32 (smpirun, smpireplaymain) is absent.
 . "$(dirname "$0")/setup.sh"
 ncases=${1:-24}
 seed0=${2:-1}
 oracle=${TIR_ORACLE:-}
-for o in "$top_srcdir/../shared/tools/simgrid-oracle" /work/shared/tools/simgrid-oracle; do
+for o in "$top_srcdir/test/simgrid-oracle"; do
   [ -n "$oracle" ] || { [ -x "$o" ] && oracle=$o; }
 done
 [ -n "$oracle" ] && [ -x "$oracle" ] || skip "no simgrid-oracle (set TIR_ORACLE)"

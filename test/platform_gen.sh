@@ -5,7 +5,7 @@
 # with a message naming the flag.
 . "$(dirname "$0")/setup.sh"
 PLAT="$top_srcdir/scripts/tir-platform"
-ORACLE=${SIMGRID_ORACLE:-$top_srcdir/../shared/tools/simgrid-oracle}
+ORACLE=${SIMGRID_ORACLE:-$top_srcdir/test/simgrid-oracle}
 cd "$tmp"
 # the trace: compute, a ring of isend/irecv (100 or 200 kB), allreduce, send/recv across
 python3 - <<'PY'

@@ -56,7 +56,7 @@ meta() { sed -n "s/^$2 = //p" "$1/trace.meta"; }
 
 # replay_simgrid DIR N: SimGrid 3.32 replays the (plain, SimGrid-compatible) trace
 replay_simgrid() {
-  oracle=$top_srcdir/../shared/tools/simgrid-oracle
+  oracle=$top_srcdir/test/simgrid-oracle
   if [ -z "$SMPIRUN" ] || [ ! -x "$oracle" ]; then
     echo "note: SimGrid 3.32 or $oracle missing: SimGrid replay not checked"
     return 0
