@@ -3,7 +3,8 @@
  * The maths are in lmm.h. This file reproduces the numerics of SimGrid 3.32's max-min
  * solver operation for operation, because a different order of floating-point
  * operations, or a different tie, moves simulated times: the same sequence of calls
- * gives bit-identical values (checked against libsimgrid on random systems).
+ * gives bit-identical values and the same modified sets (checked during development
+ * against libsimgrid 3.32's MaxMin driven by the same random call sequences).
  *
  * Objects. The system owns three pools (constraints, variables, elements). An element
  * links one variable to one constraint with a coefficient; it sits on three lists:
@@ -31,8 +32,8 @@
  *
  * Invariants: between two calls, the saturated-variable queue and the light table are
  * empty; an element is on its constraint's enabled list iff its variable's penalty is
- * > 0; a constraint is on the modified list iff in_mod; every constraint with at least
- * one element on the modified list was reached from a change since the last solve.
+ * > 0; a constraint is on the modified list iff in_mod, and only while it has
+ * elements (freeing its last variable takes it off, as in SimGrid).
  *
  * Costs: marking is O(elements of the reached part) per round; a solve is
  * O(I * L + E) where I is the number of filling iterations, L the number of
@@ -41,8 +42,12 @@
  * reproduce SimGrid's order among equal levels). A FATPIPE constraint recomputes its
  * max only when the last variable at the current max gets fixed, so n identical flows
  * cost O(n); distinct penalties fixed from the largest cost O(n^2) per FATPIPE
- * constraint (a per-solve sort would make it O(n log n); not needed so far). Memory
- * comes from pools and grow-only arrays: a solve allocates nothing once warm. */
+ * constraint (a per-solve sort would make it O(n log n); not needed so far). The
+ * modified output is put in creation order by a sort, O(k log k), or by a pass over
+ * the live variables, O(n), whichever is cheaper. Memory comes from pools and
+ * grow-only arrays: a solve allocates nothing once warm. Measured: a 2048-node
+ * cluster with ~5,000 flows through its backbone (one component, 33,000 elements)
+ * re-solves in about 0.5 ms; marking is a third of that, the filling another. */
 #include "lmm.h"
 
 #include <assert.h>
@@ -149,8 +154,8 @@ struct lmm_var {
   uint64_t visited;     /* == system round: already walked by marking this round */
   uint64_t listed;      /* == system round: already in the modified output */
   size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
-  lmm_var *all_prev;    /* the system's list of live variables, creation order */
-  lmm_var *all_next;
+  lmm_var *all_prev;    /* previous live variable (creation order) */
+  lmm_var *all_next;    /* next live variable (creation order) */
 };
 
 typedef struct light {
@@ -182,13 +187,13 @@ struct lmm_system {
   mark_frame *stack;         /* marking's depth-first stack */
   size_t stack_cap;          /* its capacity */
   light *lights;             /* solver: constraints still being filled */
-  size_t n_lights, lights_cap;
+  size_t n_lights, lights_cap; /* its length and capacity */
   int *sat_cnsts;            /* solver: light indices at the minimum level */
-  size_t n_sat_cnsts, sat_cnsts_cap;
+  size_t n_sat_cnsts, sat_cnsts_cap; /* its length and capacity */
   lmm_var *sat_head;         /* solver: saturated-variable queue (FIFO) */
   lmm_var *sat_tail;         /* its last variable */
   lmm_var **out;             /* variables recomputed by the last solve, by rank */
-  size_t n_out, out_cap, out_pos;
+  size_t n_out, out_cap, out_pos; /* its length, capacity, next to hand out */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -345,8 +350,10 @@ static void mark_cnst(lmm_system *s, lmm_cnst *c) {
 static void mark_from_var(lmm_system *s, const lmm_var *v) {
   if (!v->elems || v->penalty <= 0)
     return;
-  for (lmm_elem *e = v->elems; e; e = s->exact ? e->var_next : NULL)
-    mark_cnst(s, e->cnst);
+  mark_cnst(s, v->elems->cnst);
+  if (s->exact)
+    for (lmm_elem *e = v->elems->var_next; e; e = e->var_next)
+      mark_cnst(s, e->cnst);
 }
 
 /* ======================================================================

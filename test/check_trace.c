@@ -156,7 +156,7 @@ START_TEST(test_every_keyword) {
   /* np = 4: vector actions take 4 counts. */
   static const struct { const char *line; trace_op op; } cases[] = {
     {"0 init", TRACE_INIT}, {"0 finalize", TRACE_FINALIZE}, {"0 comm_size 4", TRACE_COMM_SIZE},
-    {"0 comm_split", TRACE_COMM_SPLIT}, {"0 comm_dup x y", TRACE_COMM_DUP},
+    {"0 comm_split", TRACE_COMM_SPLIT}, {"0 comm_dup", TRACE_COMM_DUP},
     {"0 compute 1", TRACE_COMPUTE}, {"0 sleep 1", TRACE_SLEEP}, {"0 send 1 0 1", TRACE_SEND},
     {"0 isend 1 0 1", TRACE_ISEND}, {"0 recv 1 0 1", TRACE_RECV},
     {"0 irecv 1 0 1", TRACE_IRECV}, {"0 test 1 0 0", TRACE_TEST}, {"0 wait 1 0 0", TRACE_WAIT},
