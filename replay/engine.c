@@ -216,8 +216,9 @@ static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
 /* ====== routes (cached per host pair) ====== */
 
 static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_t errlen) {
-  if (plat_get_route(e->plat, src, dst, &e->scratch, err, errlen) < 0)
-    return -1;
+  char why[512];
+  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0)
+    return x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
   r->path.latency = e->scratch.latency;
   r->path.nlinks = (int)e->scratch.n;
   r->path.min_bw = -1;
@@ -339,9 +340,12 @@ static void update_remains(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
+static long st_solves, st_mod, st_steps;
 static void reschedule(eng *e) {
   lmm_solve(e->sys);
+  st_solves++;
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
+    st_mod++;
     eng_act *a = lmm_var_owner(v);
     if (a->state != S_RUNNING || lmm_var_penalty(v) <= 0)
       continue;
@@ -366,6 +370,8 @@ static void finish(eng *e, eng_act *a) {
 }
 
 int eng_step(eng *e) {
+  st_steps++;
+  if (getenv("TIRSTATS") && st_steps % 100000 == 0) fprintf(stderr, "steps %ld solves %ld mod %ld\n", st_steps, st_solves, st_mod);
   reschedule(e);
   if (e->nheap == 0)
     return 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # reference_cases.sh - every case of test/data/reference/cases.tsv (SimGrid 3.32's exact
-# clocks) replayed by tir-replay: simulated time within 1e-6 relative (and 5e-7 s absolute
-# for the 6-decimal values), total energy too where the case has one.
+# clocks) validated by tir-replay --validate, then replayed: simulated time within 1e-6
+# relative (and 5e-7 s absolute for the 6-decimal values), total energy too where the case
+# has one.
 . "$(dirname "$0")/setup.sh"
 cd "$REF"
 pass=0 fail=0
@@ -10,6 +11,9 @@ while IFS='	' read -r name np index plat hosts cfg want_t want_e; do
   set -- -p "$plat" -H "$hosts" -n "$np"
   [ "$cfg" = - ] || set -- "$@" "--cfg=$cfg"
   [ "$want_e" = - ] || set -- "$@" --cfg=plugin:host_energy
+  if ! $TIR --validate "$@" "$index" > "$tmp/validate.out" 2>&1; then
+    fail=$((fail + 1)); echo "FAIL  $name: --validate"; tail -n 5 "$tmp/validate.out"; continue
+  fi
   out=$($TIR -q "$@" "$index" 2>&1) && rc=0 || rc=$?
   got_t=$(printf '%s\n' "$out" | sed -n 's/^Simulated time: *\([0-9.eE+-]*\).*/\1/p' | head -n 1)
   got_e=$(printf '%s\n' "$out" | sed -n 's/^Total energy: *\([0-9.eE+-]*\).*/\1/p' | head -n 1)
