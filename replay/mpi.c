@@ -161,7 +161,7 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
              "message truncated (MPI_ERR_TRUNCATE): rank %d sends %" PRId64 " bytes with tag %d "
              "(line %ld) but rank %d posted a receive of %" PRId64 " bytes (line %ld)",
              s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
-    w->error(w->ctx, msg);
+    w->error(w->ctx, 0, msg);
   }
   transfer *t = x_malloc(sizeof *t);
   *t = (transfer){w, s, r, eng_now(w->e)};
@@ -171,7 +171,7 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   char err[256];
   if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16,
                       transfer_done, t, err, sizeof err)) {
-    w->error(w->ctx, err);
+    w->error(w->ctx, 1, err);
     s->refs--;
     r->refs--;
     free(t);

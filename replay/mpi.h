@@ -35,9 +35,9 @@ typedef struct mpi_world mpi_world;
 
 /* Called when a request owned by rank completes. */
 typedef void (*mpi_wake_fn)(void *ctx, int rank);
-/* Called on a fatal matching error (truncation, no route): message, then the replay
- * stops with an error. */
-typedef void (*mpi_error_fn)(void *ctx, const char *msg);
+/* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
+ * input (no route between two hosts: input = 1); the replay then stops. */
+typedef void (*mpi_error_fn)(void *ctx, int input, const char *msg);
 /* Called when a message completes (observers): the send request, the transfer's start. */
 typedef void (*mpi_msg_fn)(void *ctx, const mpi_req *send, double start, double end);
 

@@ -64,17 +64,34 @@ static void note_message(void *ctx, const mpi_req *s, double start, double end) 
       x->o->obs[i].message(x->o->obs[i].ctx, s->src, s->dst, s->tag, s->bytes, s->posted, start, end);
 }
 
-void replay_fail(replay_ctx *x, const char *fmt, ...) {
+static void vfail(replay_ctx *x, int code, const char *fmt, va_list ap) {
   if (x->failed)
     return;
   x->failed = 1;
+  x->fail_code = code;
+  vsnprintf(x->err, sizeof x->err, fmt, ap);
+}
+
+void replay_fail(replay_ctx *x, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(x->err, sizeof x->err, fmt, ap);
+  vfail(x, TIR_EXIT_INPUT, fmt, ap);
   va_end(ap);
 }
 
-static void mpi_error(void *ctx, const char *msg) { replay_fail(ctx, "%s", msg); }
+void replay_fail_run(replay_ctx *x, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(x, TIR_EXIT_FAILURE, fmt, ap);
+  va_end(ap);
+}
+
+static void mpi_error(void *ctx, int input, const char *msg) {
+  if (input)
+    replay_fail(ctx, "%s", msg);
+  else
+    replay_fail_run(ctx, "%s", msg);
+}
 
 static int warn_cb(void *ctx, const char *msg) {
   if (ctx)
@@ -294,7 +311,7 @@ static int loop(replay_ctx *x) {
       progress(x, t0, &last);
     if (!eng_step(x->e)) {
       report_deadlock(x);
-      replay_fail(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
+      replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
       return -1;
     }
   }
@@ -325,7 +342,7 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
   int code = TIR_EXIT_OK;
   if (rc < 0) {
     snprintf(err, errlen, "%s", x.err);
-    code = strstr(x.err, "deadlock") || strstr(x.err, "TRUNCATE") ? TIR_EXIT_FAILURE : TIR_EXIT_INPUT;
+    code = x.fail_code;
   } else if (mpi_unmatched(x.w) > 0) {
     FILE *out = o->warn ? o->warn : stderr;
     fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", mpi_unmatched(x.w));

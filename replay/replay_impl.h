@@ -22,7 +22,8 @@ struct replay_ctx {
   int sel;            /* collective selector index */
   comm_reg *comms;    /* communicators (world + tir's extension) */
   int *scratch;       /* np ints: communicator creations, per-communicator host maps */
-  int failed;         /* a fatal error happened: err holds it */
+  int failed;         /* a fatal error happened: err holds it, fail_code its exit code */
+  int fail_code;
   char err[2048];
   double last_end;    /* simulated time of the last rank's end */
   double last_origin; /* that rank's timer origin (its init) */
@@ -34,6 +35,8 @@ void replay_enqueue(replay_ctx *x, int rank);
 void replay_note_activity(replay_ctx *x, int rank, obs_activity act);
 void replay_note_region(replay_ctx *x, int rank, const char *name);
 void replay_note_action(replay_ctx *x, rank *r, int begin);
+/* Stops the replay with a bad-input error (exit 3) / a replay error (exit 1). */
 void replay_fail(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void replay_fail_run(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
