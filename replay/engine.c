@@ -371,7 +371,7 @@ static void finish(eng *e, eng_act *a) {
 
 int eng_step(eng *e) {
   st_steps++;
-  if (getenv("TIRSTATS") && st_steps % 10000 == 0) fprintf(stderr, "steps %ld solves %ld mod %ld\n", st_steps, st_solves, st_mod);
+  if (getenv("TIRSTATS") && st_steps % 1000 == 0) fprintf(stderr, "steps %ld solves %ld mod %ld\n", st_steps, st_solves, st_mod);
   reschedule(e);
   if (e->nheap == 0)
     return 0;

@@ -113,3 +113,39 @@ void coll_allgatherv_mpich_ring(const coll_args *a, coll_prog *p) {
       roff = 0, ridx = (ridx + n - 1) % n;
   }
 }
+
+/* Bytes of blocks [from, to) clipped at N. */
+static int64_t span(const coll_args *a, int from, int to) {
+  return from < a->size ? run_bytes(a, from, (to < a->size ? to : a->size) - from) : 0;
+}
+
+/* MPICH's recursive doubling (SimGrid's allgatherv mpich_rdb): at distance mask,
+ * exchange everything held (the own subtree of mask blocks, clipped at N) with
+ * rank ^ mask; when the partner's subtree is clipped, the ranks that got its blocks
+ * forward them down a binomial tree to the ranks that had no partner. */
+void coll_allgatherv_mpich_rdb(const coll_args *a, coll_prog *p) {
+  int r = a->rank, n = a->size;
+  if (coll_sum(a->rcounts, n) == 0)
+    return; /* SimGrid returns MPI_ERR_COUNT before any message */
+  for (int mask = 1, i = 0; mask < n; mask <<= 1, i++) {
+    int dst = r ^ mask, droot = dst >> i << i, rroot = r >> i << i;
+    if (dst < n)
+      coll_sendrecv(p, dst, span(a, rroot, rroot + mask), dst, span(a, droot, droot + mask), T);
+    if (droot + mask <= n)
+      continue;
+    int done = n - rroot - mask, k = i;
+    int64_t last = span(a, droot, n); /* the partner subtree's blocks: last_recv_cnt */
+    for (int tm = mask >> 1; tm; tm >>= 1, k--) {
+      int d = r ^ tm, troot = r >> k << k;
+      if (d > r && r < troot + done && d >= troot + done)
+        coll_send(p, d, T, last);
+      else if (d < r && d < troot + done && r >= troot + done)
+        coll_recv(p, d, T, last);
+    }
+  }
+}
+
+/* [tir] the mpich selector's choice when all counts are zero: SimGrid returns at once. */
+void coll_allgatherv_none(const coll_args *a, coll_prog *p) {
+  (void)a, (void)p;
+}
