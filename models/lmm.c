@@ -742,11 +742,14 @@ static double next_level(lmm_system *s) {
   return min_level;
 }
 
+long lmm_st_iters, lmm_st_lights, lmm_st_nl;
 static void maxmin_solve(lmm_system *s) {
   double min_level = init_lights(s);
+  lmm_st_nl += s->n_lights;
   saturated_var_update(s);
   do {
     fix_saturated(s, min_level);
+    lmm_st_iters++; lmm_st_lights += s->n_lights;
     min_level = next_level(s);
     saturated_var_update(s);
   } while (s->n_lights > 0);

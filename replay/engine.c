@@ -371,7 +371,7 @@ static void finish(eng *e, eng_act *a) {
 
 int eng_step(eng *e) {
   st_steps++;
-  if (getenv("TIRSTATS") && st_steps % 1000 == 0) fprintf(stderr, "steps %ld solves %ld mod %ld\n", st_steps, st_solves, st_mod);
+  if (getenv("TIRSTATS") && st_steps % 1000 == 0) { extern long lmm_st_iters, lmm_st_lights, lmm_st_nl; fprintf(stderr, "steps %ld solves %ld mod %ld iters %ld lights %ld init %ld\n", st_steps, st_solves, st_mod, lmm_st_iters, lmm_st_lights, lmm_st_nl);}
   reschedule(e);
   if (e->nheap == 0)
     return 0;
