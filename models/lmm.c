@@ -452,8 +452,17 @@ static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) 
 }
 
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  s->modified = 1;
   lmm_elem *e = find_elem(v, c);
+  if (s->exact && v->penalty <= 0) {
+    /* A disabled variable takes no capacity: no value can change, nothing to mark
+     * (enabling it later marks every constraint it uses). */
+    if (!e)
+      new_elem(s, c, v, coeff);
+    else
+      e->weight = c->fatpipe ? fmax(e->weight, coeff) : e->weight + coeff;
+    return;
+  }
+  s->modified = 1;
   if (!e)
     e = new_elem(s, c, v, coeff);
   else if (c->fatpipe)
