@@ -154,7 +154,7 @@ def usable(kind, name, n):
 # SMP algorithms: SimGrid 3.32's replay aborts when it builds its SMP communicators
 # ("free(): invalid pointer"), so they cannot be compared (check_coll counts them).
 # ompi_split_bintree falls back to SMP_linear below 2 segments a half: big messages only.
-SG_CRASHES = ("SMP_linear",)
+SG_CRASHES = ("SMP_linear", "mvapich2_knomial_intra_node")
 MIN_BYTES = {"ompi_split_bintree": 1 << 17}
 # Algorithms SimGrid asserts on unless counts are equal (and the size a power of two).
 REGULAR_ONLY = ("mpich_noncomm",)
