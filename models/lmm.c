@@ -135,6 +135,9 @@ struct lmm_cnst {
   int light;                     /* solver: index in the light table, -1 if not there */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
+  uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
+  double gusage;                 /* group: sum of a_ic / p_i over its group variables */
+  size_t gcount;                 /* group: number of such elements */
   lmm_elem *en_head;             /* enabled elements, most recently enabled first */
   lmm_elem *ac_head;             /* active elements, most recently activated first */
   lmm_cnst *mod_prev, *mod_next; /* modified list links */
@@ -154,8 +157,11 @@ struct lmm_var {
   uint64_t visited;     /* == system round: already walked by marking this round */
   uint64_t listed;      /* == system round: already in the modified output */
   size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
+  size_t fast_slot;     /* index in the system's fast array, SIZE_MAX if none */
   lmm_var *all_prev;    /* previous live variable (creation order) */
   lmm_var *all_next;    /* next live variable (creation order) */
+  const lmm_system *sys; /* owner system, for the value of a grouped variable */
+  uint64_t grp_gen;     /* == system grp_gen: value is grp_level / penalty */
 };
 
 typedef struct light {
@@ -194,6 +200,17 @@ struct lmm_system {
   lmm_var *sat_tail;         /* its last variable */
   lmm_var **out;             /* variables recomputed by the last solve, by rank */
   size_t n_out, out_cap, out_pos; /* its length, capacity, next to hand out */
+  int grp_on;                /* exact mode: a group is active (see "Group") */
+  uint64_t grp_gen;          /* generation stamp of the group (bumped on dissolve) */
+  lmm_cnst *grp_cnst;        /* the group's bottleneck constraint B */
+  double grp_level;          /* its level: bound_B / gusage_B */
+  double grp_cap;            /* lower bound on every other level and b_i * p_i */
+  size_t grp_n;              /* variables in the group */
+  size_t grp_events;         /* fast changes since the group was formed */
+  lmm_var **fast;            /* variables that joined the group this round */
+  size_t n_fast, fast_cap;   /* its length and capacity */
+  lmm_cnst *first_sat;       /* solver: the only constraint saturated first, or NULL */
+  size_t n_first;            /* solver: variables fixed by the first iteration */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -357,6 +374,165 @@ static void mark_from_var(lmm_system *s, const lmm_var *v) {
 }
 
 /* ======================================================================
+ * Group: exact mode's fast path for a component with one bottleneck
+ * ====================================================================== */
+
+#define GRP_MIN 64 /* the smallest component worth grouping (in variables) */
+
+enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
+
+static int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && gen == s->grp_gen; }
+
+/* Ends the group: its values are written back, its variables and constraints leave it
+ * at once (new generation) and its component is marked for a full re-solve. */
+static void grp_dissolve(lmm_system *s) {
+  if (!s->grp_on)
+    return;
+  for (lmm_elem *e = s->grp_cnst->en_head; e; e = e->en_next)
+    if (e->var->grp_gen == s->grp_gen)
+      e->var->value = s->grp_level / e->var->penalty;
+  s->grp_on = 0;
+  s->grp_gen++;
+  s->modified = 1;
+  mark_cnst(s, s->grp_cnst);
+}
+
+/* Whether some constraint of v belongs to the group's component. */
+static int grp_touches(const lmm_system *s, const lmm_var *v) {
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (grp_has(s, e->cnst->grp_gen))
+      return 1;
+  return 0;
+}
+
+/* Dissolves the group before a change that the fast path does not handle. */
+static void grp_guard(lmm_system *s, const lmm_var *v) {
+  if (s->grp_on && (grp_has(s, v->grp_gen) || grp_touches(s, v)))
+    grp_dissolve(s);
+}
+
+/* How the enabling of v relates to the group: it joins it when it uses B and its other
+ * constraints are in the component or unused; it conflicts when it would connect the
+ * component to other enabled variables (or a FATPIPE constraint). */
+static int grp_check(const lmm_system *s, const lmm_var *v) {
+  int on_b = 0, flagged = 0, foreign = 0;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    const lmm_cnst *c = e->cnst;
+    if (c == s->grp_cnst && e->weight > 0)
+      on_b = 1;
+    if (grp_has(s, c->grp_gen))
+      flagged = 1;
+    else if (c->en_head || c->fatpipe)
+      foreign = 1;
+  }
+  if (!on_b)
+    return flagged ? GRP_CONFLICT : GRP_OUTSIDE;
+  return foreign ? GRP_CONFLICT : GRP_JOIN;
+}
+
+/* After a fast change: the new level of B; the group survives while no other level and
+ * no bound can be below it (grp_cap is a lower bound of those), and is re-solved from
+ * scratch now and then so that rounding in the running sums cannot accumulate. */
+static void grp_settle(lmm_system *s) {
+  lmm_cnst *b = s->grp_cnst;
+  s->grp_level = b->bound / b->gusage;
+  s->grp_events++;
+  if (!double_positive(b->gusage, s->precision) || !(s->grp_level <= s->grp_cap) ||
+      s->grp_events > 4 * s->grp_n + GRP_MIN)
+    grp_dissolve(s);
+}
+
+/* v (enabled, on the enabled lists) joins the group; it is listed as modified. */
+static void grp_join(lmm_system *s, lmm_var *v) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    lmm_cnst *c = e->cnst;
+    if (!grp_has(s, c->grp_gen)) {
+      c->grp_gen = s->grp_gen;
+      c->gusage = 0.0;
+      c->gcount = 0;
+    }
+    c->gcount++;
+    if (e->weight > 0)
+      c->gusage += e->weight / v->penalty;
+    if (c != s->grp_cnst && c->gusage > 0)
+      s->grp_cap = fmin(s->grp_cap, c->bound / c->gusage);
+  }
+  if (v->bound > 0)
+    s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+  v->grp_gen = s->grp_gen;
+  s->grp_n++;
+  x_grow(&s->fast, &s->fast_cap, s->n_fast + 1, sizeof *s->fast);
+  v->fast_slot = s->n_fast;
+  s->fast[s->n_fast++] = v;
+  s->modified = 1;
+  grp_settle(s);
+}
+
+/* The element e of a grouped variable being freed leaves its constraint's sums. */
+static void grp_elem_leave(lmm_system *s, lmm_elem *e) {
+  lmm_cnst *c = e->cnst;
+  if (e->weight > 0)
+    c->gusage -= e->weight / e->var->penalty;
+  if (--c->gcount == 0) {
+    c->gusage = 0.0;
+    c->grp_gen = 0; /* leaves the component */
+  }
+  (void)s;
+}
+
+/* After a grouped variable was detached: the level of B rises. */
+static void grp_after_leave(lmm_system *s) {
+  if (--s->grp_n == 0) {
+    s->grp_on = 0;
+    s->grp_gen++;
+    return;
+  }
+  s->modified = 1;
+  grp_settle(s);
+}
+
+/* After a full solve: forms the group when the first filling iteration saturated one
+ * constraint B only, fixed every listed variable (all use B), with no bound below the
+ * level, and the component is large. Flags the solved constraints and sums their usages. */
+static void grp_form(lmm_system *s) {
+  lmm_cnst *b = s->first_sat;
+  if (!b || s->n_out < GRP_MIN || s->n_first != s->n_out)
+    return;
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next)
+    if (c->fatpipe && c->en_head)
+      return;
+  s->grp_gen++;
+  double cap = INFINITY;
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
+    c->grp_gen = s->grp_gen;
+    c->gusage = 0.0;
+    c->gcount = 0;
+    for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+      c->gcount++;
+      if (e->weight > 0)
+        c->gusage += e->weight / e->var->penalty;
+    }
+    if (c != b && c->gusage > 0)
+      cap = fmin(cap, c->bound / c->gusage);
+  }
+  for (size_t i = 0; i < s->n_out; i++) {
+    s->out[i]->grp_gen = s->grp_gen;
+    if (s->out[i]->bound > 0)
+      cap = fmin(cap, s->out[i]->bound * s->out[i]->penalty);
+  }
+  s->grp_on = 1;
+  s->grp_cnst = b;
+  s->grp_level = b->bound / b->gusage;
+  s->grp_cap = cap;
+  s->grp_n = s->n_out;
+  s->grp_events = 0;
+  if (!(s->grp_level <= cap) || !double_positive(b->gusage, s->precision)) {
+    s->grp_on = 0; /* cannot happen after a solve that saturated b alone, but be safe */
+    s->grp_gen++;
+  }
+}
+
+/* ======================================================================
  * System, constraints, variables
  * ====================================================================== */
 
@@ -381,6 +557,7 @@ void lmm_free(lmm_system *s) {
   free(s->lights);
   free(s->sat_cnsts);
   free(s->out);
+  free(s->fast);
   free(s);
 }
 
@@ -401,7 +578,7 @@ double lmm_cnst_usage(const lmm_cnst *c) {
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
     if (e->weight <= 0)
       continue;
-    double x = e->weight * e->var->value;
+    double x = e->weight * lmm_var_value(e->var);
     u = c->fatpipe ? fmax(u, x) : u + x;
   }
   return u;
@@ -417,6 +594,8 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   v->visited = s->round - 1;
   v->listed = s->round - 1;
   v->out_slot = SIZE_MAX;
+  v->fast_slot = SIZE_MAX;
+  v->sys = s;
   v->all_prev = s->all_tail;
   if (s->all_tail)
     s->all_tail->all_next = v;
@@ -462,6 +641,9 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
       e->weight = c->fatpipe ? fmax(e->weight, coeff) : e->weight + coeff;
     return;
   }
+  grp_guard(s, v);
+  if (grp_has(s, c->grp_gen))
+    grp_dissolve(s);
   s->modified = 1;
   if (!e)
     e = new_elem(s, c, v, coeff);
@@ -476,10 +658,17 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
 }
 
 static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
+  int how = s->grp_on ? grp_check(s, v) : GRP_OUTSIDE;
+  if (how == GRP_CONFLICT)
+    grp_dissolve(s);
   v->penalty = penalty;
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     e->cnst->n_disabled--;
     enabled_push_front(e->cnst, e);
+  }
+  if (how == GRP_JOIN) {
+    grp_join(s, v);
+    return;
   }
   mark_from_var(s, v); /* after the move: the walk must see v */
 }
@@ -502,7 +691,10 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
   s->modified = 1;
   if (penalty > 0 && v->penalty <= 0) {
     enable_var(s, v, penalty);
-  } else if (penalty <= 0 && v->penalty > 0) {
+    return;
+  }
+  grp_guard(s, v);
+  if (penalty <= 0 && v->penalty > 0) {
     disable_var(s, v);
   } else {
     v->penalty = penalty;
@@ -511,6 +703,7 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
 }
 
 void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
+  grp_guard(s, v);
   s->modified = 1;
   v->bound = bound;
   for (lmm_elem *e = v->elems; e; e = e->var_next)
@@ -530,15 +723,24 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
   s->n_vars--;
   if (v->out_slot != SIZE_MAX && v->out_slot < s->n_out && s->out[v->out_slot] == v)
     s->out[v->out_slot] = NULL;
+  if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
+    s->fast[v->fast_slot] = NULL;
 }
 
 void lmm_var_free(lmm_system *s, lmm_var *v) {
-  s->modified = 1;
-  mark_from_var(s, v); /* before detaching: the walk must see v */
+  int grouped = grp_has(s, v->grp_gen);
+  if (!grouped) {
+    if (v->penalty > 0)
+      grp_guard(s, v);
+    s->modified = 1;
+    mark_from_var(s, v); /* before detaching: the walk must see v */
+  }
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;
     lmm_cnst *c = e->cnst;
+    if (grouped)
+      grp_elem_leave(s, e);
     if (e->enabled)
       enabled_remove(c, e);
     else
@@ -549,10 +751,16 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     pool_put(&s->elem_pool, e);
   }
   var_unlink(s, v);
+  if (grouped)
+    grp_after_leave(s);
   pool_put(&s->var_pool, v);
 }
 
-double lmm_var_value(const lmm_var *v) { return v->value; }
+double lmm_var_value(const lmm_var *v) {
+  return grp_has(v->sys, v->grp_gen) ? v->sys->grp_level / v->penalty : v->value;
+}
+int lmm_var_grouped(const lmm_var *v) { return grp_has(v->sys, v->grp_gen); }
+double lmm_group_level(const lmm_system *s) { return s->grp_on ? s->grp_level : 0.0; }
 double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
 void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
@@ -716,8 +924,10 @@ static double min_bound_level(const lmm_system *s, double min_level) {
 
 /* Fixes the queued variables: all at min_level / p, or, when some bound is below the
  * level, only those at the smallest bound (the others wait for a later iteration). */
-static void fix_saturated(lmm_system *s, double min_level) {
+static size_t fix_saturated(lmm_system *s, double min_level, int *by_bound) {
   double min_bound = min_bound_level(s, min_level);
+  size_t n = 0;
+  *by_bound = min_bound >= 0;
   while (s->sat_head) {
     lmm_var *v = sat_pop(s);
     assert(v->penalty > 0);
@@ -727,9 +937,11 @@ static void fix_saturated(lmm_system *s, double min_level) {
       v->value = v->bound;
     else
       continue;
+    n++;
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       consume(s, e, v);
   }
+  return n;
 }
 
 /* The next minimum level over the light table, in table order. A constraint left with
@@ -752,12 +964,21 @@ static double next_level(lmm_system *s) {
 }
 
 long lmm_st_iters, lmm_st_lights, lmm_st_nl;
+/* Also records, for grp_form, the constraint saturated alone by the first iteration
+ * (first_sat, NULL if several or a bound decided) and how many variables it fixed. */
 static void maxmin_solve(lmm_system *s) {
   double min_level = init_lights(s);
   lmm_st_nl += s->n_lights;
+  s->first_sat = s->n_sat_cnsts == 1 ? s->lights[s->sat_cnsts[0]].cnst : NULL;
   saturated_var_update(s);
+  int first = 1, by_bound;
   do {
-    fix_saturated(s, min_level);
+    size_t n = fix_saturated(s, min_level, &by_bound);
+    if (first && by_bound)
+      s->first_sat = NULL;
+    if (first)
+      s->n_first = n;
+    first = 0;
     lmm_st_iters++; lmm_st_lights += s->n_lights;
     min_level = next_level(s);
     saturated_var_update(s);
@@ -823,13 +1044,35 @@ static void end_round(lmm_system *s) {
   s->round++; /* un-visits every variable at once (64 bits: never wraps) */
 }
 
+/* Lists the variables that joined the group this round (those not already listed). */
+static void append_fast(lmm_system *s) {
+  for (size_t i = 0; i < s->n_fast; i++) {
+    lmm_var *v = s->fast[i];
+    if (!v)
+      continue;
+    v->fast_slot = SIZE_MAX;
+    if (v->listed == s->round)
+      continue;
+    x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+    v->out_slot = s->n_out;
+    v->listed = s->round;
+    s->out[s->n_out++] = v;
+  }
+  s->n_fast = 0;
+}
+
 void lmm_solve(lmm_system *s) {
   clear_out(s);
   if (!s->modified)
     return;
-  maxmin_solve(s);
+  if (s->mod_head) {
+    maxmin_solve(s);
+    collect_modified(s);
+    if (s->exact && !s->grp_on)
+      grp_form(s);
+  }
+  append_fast(s);
   s->modified = 0;
-  collect_modified(s);
   end_round(s);
 }
 

@@ -87,4 +87,14 @@ void lmm_solve(lmm_system *s);
  * meanwhile are skipped. */
 lmm_var *lmm_next_modified(lmm_system *s);
 
+/* Exact mode's group (see lmm.c): when one constraint B is the first and only bottleneck
+ * of a large component, its variables form a group whose values are all
+ * lmm_group_level(s) / penalty; enabling or freeing a variable of the group then costs
+ * O(its constraints), not O(component), and the other variables of the group are NOT
+ * listed by lmm_next_modified although their values change with the level (the caller
+ * tracks them through the level). lmm_var_grouped tells whether v is in the group now
+ * (a listed variable may have joined or left it); lmm_group_level is 0 with no group. */
+int lmm_var_grouped(const lmm_var *v);
+double lmm_group_level(const lmm_system *s);
+
 #endif

@@ -155,7 +155,11 @@ def usable(kind, name, n):
 # ("free(): invalid pointer"), so they cannot be compared (check_coll counts them).
 # ompi_split_bintree falls back to SMP_linear below 2 segments a half: big messages only.
 SG_CRASHES = ("SMP_linear", "mvapich2_knomial_intra_node")
-MIN_BYTES = {"ompi_split_bintree": 1 << 17}
+MIN_BYTES = {"ompi_split_bintree": 1 << 17,
+             "scatter_gather": 512}  # SimGrid truncates below N elements (N <= 64, 8 B each)
+# Algorithms that hand small vectors to another one: half their cases use at most
+# BIG[name][0] ranks and BIG[name][1] bytes a rank or more (ring_segmented: 1 MiB segments).
+BIG = {"ompi_ring_segmented": (7, 1 << 20)}
 # Algorithms SimGrid asserts on unless counts are equal (and the size a power of two).
 REGULAR_ONLY = ("mpich_noncomm",)
 POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pair_one_barrier", "rdb"),
@@ -165,9 +169,20 @@ POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pai
 
 # Collectives whose every selector pick tir has (the others wait for their algorithms;
 # SimGrid's mpich bcast/reduce/allreduce abort in replay: see doc/collectives.md).
+# The ompi bcast (alg 7, mvapich2_knomial_intra_node) aborts SimGrid's replay, and so
+# does the ompi allgatherv through GB's bcast; mpich alltoall picks pair (SimGrid aborts)
+# on odd sizes from 32768 B: those cases get an even size (selector_size).
 SELECTOR_KINDS = {"ompi": ("alltoall", "alltoallv", "barrier", "gather", "scatter", "allgather", "reduce",
-                           "reduce_scatter"),
-                  "mpich": ("barrier", "allgather", "gather", "scatter", "reduce_scatter")}
+                           "reduce_scatter", "allreduce"),
+                  "mpich": ("barrier", "allgather", "gather", "scatter", "reduce_scatter", "alltoall", "alltoallv",
+                            "allgatherv")}
+
+
+def selector_size(cfg, kind, n, nbytes, maxn):
+    """n, made even where the selector would pick an algorithm SimGrid cannot run."""
+    if cfg.endswith(":mpich") and kind == "alltoall" and nbytes >= 32768 and n % 2:
+        return n + 1 if n < maxn else n - 1
+    return n
 
 
 def main():
@@ -199,11 +214,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for kind, cfg, name in cases:
             ppn = 1
-            for _ in range(50):
-                n = 2 if name == "ompi_two_procs" else ppn * rng.randint(2, args.maxn // ppn)
-                if name is None or usable(kind, name, n):
-                    break
+            sizes = [n for n in range(2, args.maxn + 1) if name is None or usable(kind, name, n)]
+            n = rng.choice(sizes)
             nbytes = log_uniform_bytes(rng, MIN_BYTES.get(name, 1))
+            if name in BIG and rng.random() < 0.5:  # reach the algorithm's own path
+                n = rng.randint(2, BIG[name][0])
+                nbytes = rng.randint(BIG[name][1] * n, 8 << 20)
+            n = selector_size(cfg, kind, n, nbytes, args.maxn) if name is None else n
             if n * n * nbytes > (1 << 31):  # keep each case small enough for CI
                 nbytes = max(1, (1 << 31) // (n * n), MIN_BYTES.get(name, 1))
             trace, desc = make_case(rng, kind, n, nbytes, ppn, name)

@@ -3,8 +3,8 @@
  * Rank i contributes rcounts[i] bytes (its own send block is sbytes, equal to
  * rcounts[i] in every trace); the algorithms move blocks, or runs of consecutive
  * blocks, so a message is the sum of the per-rank counts of the blocks it carries.
- * The replay lays the blocks out contiguously (displacements are prefix sums), so a
- * bcast of the whole vector carries the sum of all counts. Copies into the own slot
+ * SimGrid's replay passes displacements of 0 (TI_FORMAT.md), which only GB's bcast
+ * size depends on. Copies into the own slot
  * (SimGrid's sendrecv to self) are local: no message. */
 #include "coll_algos.h"
 
@@ -36,14 +36,19 @@ void coll_allgatherv_pair(const coll_args *a, coll_prog *p) {
   }
 }
 
-/* gatherv to 0, then a bcast of the whole vector (SimGrid's colls::gatherv/bcast). */
+/* gatherv to 0, then a bcast from 0 (SimGrid's colls::gatherv/bcast) of max(displs[i] +
+ * rcounts[i]) elements: with the replay's displacements (all 0), the largest block. */
 void coll_allgatherv_GB(const coll_args *a, coll_prog *p) {
   coll_args b = *a;
   b.kind = COLL_GATHERV;
   b.root = 0;
   coll_sub(&b, p);
   b.kind = COLL_BCAST;
-  b.sbytes = b.rbytes = coll_sum(a->rcounts, a->size);
+  b.sbytes = 0;
+  for (int i = 0; i < a->size; i++)
+    if (a->rcounts[i] > b.sbytes)
+      b.sbytes = a->rcounts[i];
+  b.rbytes = b.sbytes;
   b.count = a->dtsize > 0 ? b.sbytes / a->dtsize : b.sbytes;
   b.rcounts = b.scounts = NULL;
   coll_sub(&b, p);
