@@ -512,6 +512,8 @@ static void grp_form(lmm_system *s) {
       if (e->weight > 0)
         c->gusage += e->weight / e->var->penalty;
     }
+    if (c->gcount == 0)
+      c->grp_gen = 0; /* nothing of the group on it */
     if (c != b && c->gusage > 0)
       cap = fmin(cap, c->bound / c->gusage);
   }
