@@ -20,21 +20,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FLOW, K_EXEC, K_SLEEP };
+enum { K_FLOW, K_EXEC, K_SLEEP, K_GROUP };
 enum { S_LATENCY, S_RUNNING };
 
 struct eng_act {
   uint8_t kind;       /* K_FLOW, K_EXEC, K_SLEEP */
   uint8_t state;      /* S_LATENCY while a flow pays its latency, else S_RUNNING */
+  uint8_t in_group;   /* in the group heap: rate = group level x factor / gpen */
   int32_t host;       /* K_EXEC: the host */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
   double rate;        /* rate used since last_update */
   double last_update; /* date at which remains was last brought up to date */
   double penalty;     /* flows: penalty to set when the latency phase ends */
-  double date;        /* heap key: completion (or latency end) date */
+  double gpen;        /* in the group: the variable's penalty */
+  double date;        /* heap key: completion (or latency end) date; in the group heap,
+                         the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order */
-  size_t heap_idx;    /* position in the heap, SIZE_MAX when not in it */
+  size_t heap_idx;    /* position in its heap, SIZE_MAX when in none */
   lmm_var *var;       /* NULL for sleeps and contention-free flows */
   eng_done_fn done;
   void *ctx;
@@ -46,6 +49,11 @@ typedef struct route_entry {
   int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;
 } route_entry;
+
+typedef struct aheap {
+  eng_act **v;   /* binary heap by (date, seq) */
+  size_t n, cap; /* length and capacity */
+} aheap;
 
 struct eng {
   platform *plat;
@@ -60,8 +68,12 @@ struct eng {
   double now;
   uint64_t seq;
   int lifo;        /* tir/lifo-ties: reverse the order of equal dates */
-  eng_act **heap;
-  size_t nheap, heap_cap;
+  aheap heap;      /* running actions by completion date (and gact) */
+  aheap group;     /* the solver group's actions, by completion virtual time */
+  eng_act gact;    /* stands in the heap for the group's first completion */
+  double phi;      /* virtual time: integral of the group level up to phi_t */
+  double phi_t;    /* date at which phi was last brought up to date */
+  double glevel;   /* group level used since phi_t (0: no group) */
   int pending;
   route_entry *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
@@ -70,66 +82,65 @@ struct eng {
   void *host_ctx;
 };
 
-/* ====== heap (binary, keyed by date then seq) ====== */
+/* ====== heaps (binary, keyed by date then seq) ====== */
 
 static int before(const eng *e, const eng_act *a, const eng_act *b) {
   return a->date < b->date || (a->date == b->date && (e->lifo ? a->seq > b->seq : a->seq < b->seq));
 }
 
-static void heap_set(eng *e, size_t i, eng_act *a) {
-  e->heap[i] = a;
+static void heap_set(aheap *h, size_t i, eng_act *a) {
+  h->v[i] = a;
   a->heap_idx = i;
 }
 
-static void sift_up(eng *e, size_t i) {
-  eng_act *a = e->heap[i];
-  while (i > 0 && before(e, a, e->heap[(i - 1) / 2])) {
-    heap_set(e, i, e->heap[(i - 1) / 2]);
+static void sift_up(const eng *e, aheap *h, size_t i) {
+  eng_act *a = h->v[i];
+  while (i > 0 && before(e, a, h->v[(i - 1) / 2])) {
+    heap_set(h, i, h->v[(i - 1) / 2]);
     i = (i - 1) / 2;
   }
-  heap_set(e, i, a);
+  heap_set(h, i, a);
 }
 
-static void sift_down(eng *e, size_t i) {
-  eng_act *a = e->heap[i];
+static void sift_down(const eng *e, aheap *h, size_t i) {
+  eng_act *a = h->v[i];
   for (;;) {
     size_t c = 2 * i + 1;
-    if (c >= e->nheap)
+    if (c >= h->n)
       break;
-    if (c + 1 < e->nheap && before(e, e->heap[c + 1], e->heap[c]))
+    if (c + 1 < h->n && before(e, h->v[c + 1], h->v[c]))
       c++;
-    if (!before(e, e->heap[c], a))
+    if (!before(e, h->v[c], a))
       break;
-    heap_set(e, i, e->heap[c]);
+    heap_set(h, i, h->v[c]);
     i = c;
   }
-  heap_set(e, i, a);
+  heap_set(h, i, a);
 }
 
-static void heap_remove(eng *e, eng_act *a) {
+static void heap_remove(const eng *e, aheap *h, eng_act *a) {
   size_t i = a->heap_idx;
   if (i == SIZE_MAX)
     return;
   a->heap_idx = SIZE_MAX;
-  eng_act *last = e->heap[--e->nheap];
-  if (i == e->nheap)
+  eng_act *last = h->v[--h->n];
+  if (i == h->n)
     return;
-  heap_set(e, i, last);
-  sift_up(e, i);
-  sift_down(e, last->heap_idx);
+  heap_set(h, i, last);
+  sift_up(e, h, i);
+  sift_down(e, h, last->heap_idx);
 }
 
-static void heap_update(eng *e, eng_act *a, double date) {
+static void heap_update(const eng *e, aheap *h, eng_act *a, double date) {
+  a->date = date;
   if (a->heap_idx != SIZE_MAX) {
-    a->date = date;
-    sift_up(e, a->heap_idx);
-    sift_down(e, a->heap_idx);
+    sift_up(e, h, a->heap_idx);
+    sift_down(e, h, a->heap_idx);
     return;
   }
-  a->date = date;
-  x_grow(&e->heap, &e->heap_cap, e->nheap + 1, sizeof *e->heap);
-  heap_set(e, e->nheap++, a);
-  sift_up(e, a->heap_idx);
+  x_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v);
+  heap_set(h, h->n++, a);
+  sift_up(e, h, a->heap_idx);
 }
 
 /* ====== construction ====== */
@@ -145,6 +156,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
   e->lifo = c->lifo_ties;
+  e->gact.kind = K_GROUP;
+  e->gact.heap_idx = SIZE_MAX;
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);
@@ -169,8 +182,12 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e) {
   if (!e)
     return;
-  for (size_t i = 0; i < e->nheap; i++)
-    free(e->heap[i]);
+  for (size_t i = 0; i < e->heap.n; i++)
+    if (e->heap.v[i] != &e->gact)
+      free(e->heap.v[i]);
+  for (size_t i = 0; i < e->group.n; i++)
+    free(e->group.v[i]);
+  free(e->group.v);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].links);
@@ -178,7 +195,7 @@ void eng_free(eng *e) {
     }
   free(e->routes);
   plat_route_free(&e->scratch);
-  free(e->heap);
+  free(e->heap.v);
   lmm_free(e->sys);
   free(e->links);
   free(e->cpus);
@@ -287,7 +304,7 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   a->factor = f.factor;
   if (!f.shared) { /* contention-free: latency, then the bound's rate */
     a->rate = f.bound > 0 ? f.bound * f.factor : INFINITY;
-    heap_update(e, a, e->now + f.latency + (isinf(a->rate) ? 0 : payload / a->rate));
+    heap_update(e, &e->heap, a, e->now + f.latency + (isinf(a->rate) ? 0 : payload / a->rate));
     a->remains = 0;
     return a;
   }
@@ -301,7 +318,7 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
       lmm_expand(e->sys, e->links[r->back[i]], a->var, f.back_coeff);
   if (lat) {
     a->state = S_LATENCY;
-    heap_update(e, a, e->now + f.latency);
+    heap_update(e, &e->heap, a, e->now + f.latency);
   }
   return a;
 }
@@ -323,7 +340,7 @@ eng_act *eng_exec_start_bounded(eng *e, int host, double flops, double bound, en
 
 eng_act *eng_sleep_start(eng *e, double seconds, eng_done_fn done, void *ctx) {
   eng_act *a = act_new(e, K_SLEEP, done, ctx);
-  heap_update(e, a, e->now + (seconds > 0 ? seconds : 0));
+  heap_update(e, &e->heap, a, e->now + (seconds > 0 ? seconds : 0));
   return a;
 }
 
@@ -340,27 +357,79 @@ static void update_remains(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-static long st_solves, st_mod, st_steps;
+/* ====== the group: actions whose rate is the solver's group level x factor / penalty ======
+ * Their progress is tracked through the virtual time phi (the integral of the level):
+ * an action entering with remains r at virtual time phi completes at phi + r * p / factor,
+ * whatever the level does meanwhile, so a change of the level costs one heap update (the
+ * group's stand-in gact), not one per action. */
+
+/* Brings phi up to now at the level used since phi_t. */
+static void group_advance(eng *e) {
+  e->phi += e->glevel * (e->now - e->phi_t);
+  e->phi_t = e->now;
+}
+
+static void group_enter(eng *e, eng_act *a, const lmm_var *v) {
+  update_remains(e, a);
+  heap_remove(e, &e->heap, a);
+  a->in_group = 1;
+  a->gpen = lmm_var_penalty(v);
+  heap_update(e, &e->group, a, e->phi + a->remains * a->gpen / a->factor);
+}
+
+/* Back to an explicit rate: the remaining work is read off the virtual clock. */
+static void group_leave(eng *e, eng_act *a) {
+  heap_remove(e, &e->group, a);
+  a->in_group = 0;
+  a->remains = (a->date - e->phi) * a->factor / a->gpen;
+  if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
+    a->remains = 0;
+  a->last_update = e->now;
+}
+
+/* Puts gact in the heap at the real date of the group's first completion (seq: that
+ * action's, so that ties with other actions keep the order of a plain heap). */
+static void group_schedule(eng *e) {
+  if (e->group.n == 0 || e->glevel <= 0) {
+    heap_remove(e, &e->heap, &e->gact);
+    return;
+  }
+  eng_act *top = e->group.v[0];
+  e->gact.seq = top->seq;
+  double dt = (top->date - e->phi) / e->glevel;
+  heap_update(e, &e->heap, &e->gact, e->phi_t + (dt > 0 ? dt : 0));
+}
+
 static void reschedule(eng *e) {
+  group_advance(e);
   lmm_solve(e->sys);
-  st_solves++;
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
-    st_mod++;
     eng_act *a = lmm_var_owner(v);
     if (a->state != S_RUNNING || lmm_var_penalty(v) <= 0)
       continue;
+    if (lmm_var_grouped(v)) {
+      if (!a->in_group)
+        group_enter(e, a, v);
+      continue;
+    }
+    if (a->in_group)
+      group_leave(e, a);
     update_remains(e, a);
     a->rate = lmm_var_value(v) * a->factor;
     if (a->rate > 0)
-      heap_update(e, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
+      heap_update(e, &e->heap, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
     else
-      heap_remove(e, a);
+      heap_remove(e, &e->heap, a);
   }
+  e->glevel = lmm_group_level(e->sys);
+  group_schedule(e);
 }
 
 static void finish(eng *e, eng_act *a) {
   if (a->kind == K_EXEC && e->host_fn)
     e->host_fn(e->host_ctx, a->host, e->now);
+  if (a->in_group)
+    heap_remove(e, &e->group, a);
   if (a->var)
     lmm_var_free(e->sys, a->var);
   e->pending--;
@@ -369,18 +438,30 @@ static void finish(eng *e, eng_act *a) {
   free(a);
 }
 
+/* The group's first action is due: it completes, gact moves on to the next one. */
+static void group_pop(eng *e) {
+  eng_act *a = e->group.v[0];
+  heap_remove(e, &e->group, a);
+  a->in_group = 0;
+  a->remains = 0;
+  group_schedule(e);
+  finish(e, a);
+}
+
 int eng_step(eng *e) {
-  st_steps++;
-  if (getenv("TIRSTATS") && st_steps % 1000 == 0) { extern long lmm_st_iters, lmm_st_lights, lmm_st_nl; fprintf(stderr, "steps %ld solves %ld mod %ld iters %ld lights %ld init %ld\n", st_steps, st_solves, st_mod, lmm_st_iters, lmm_st_lights, lmm_st_nl);}
   reschedule(e);
-  if (e->nheap == 0)
+  if (e->heap.n == 0)
     return 0;
-  double next = e->heap[0]->date;
+  double next = e->heap.v[0]->date;
   if (next > e->now)
     e->now = next;
-  while (e->nheap > 0 && fabs(e->heap[0]->date - e->now) < e->cfg->surf_precision) {
-    eng_act *a = e->heap[0];
-    heap_remove(e, a);
+  while (e->heap.n > 0 && fabs(e->heap.v[0]->date - e->now) < e->cfg->surf_precision) {
+    eng_act *a = e->heap.v[0];
+    if (a == &e->gact) {
+      group_pop(e);
+      continue;
+    }
+    heap_remove(e, &e->heap, a);
     if (a->state == S_LATENCY) {
       a->state = S_RUNNING;
       a->last_update = e->now;

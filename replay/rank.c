@@ -49,15 +49,13 @@ static rop *push(rank *r, int kind) {
   return o;
 }
 
-static int cur_comm; /* communicator of the ops being pushed (set by expand) */
-
 static rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
   rop *o = push(r, kind);
   o->flags = (uint8_t)flags;
   o->peer = peer;
   o->tag = tag;
   o->bytes = bytes;
-  o->comm = cur_comm;
+  o->comm = r->push_comm;
   return o;
 }
 
@@ -148,7 +146,7 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   }
   for (int k = 0; k < cm->size; k++)
     x->scratch[k] = x->host_of[cm->members[k]];
-  cur_comm = cm->id;
+  r->push_comm = cm->id;
   coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
                  .count = a->count, .node_of = x->scratch};
   c.dtsize = dtsize(x, a->dtype);
@@ -216,12 +214,12 @@ static void expand(replay_ctx *x, rank *r) {
   r->phase = 0;
   r->category = 1;
   r->logged = 1;
-  cur_comm = 0;
+  r->push_comm = 0;
   if (a->comm != 0 && !coll_of[a->op]) {
     const comm_t *cm = action_comm(x, r);
     if (!cm)
       return;
-    cur_comm = cm->id;
+    r->push_comm = cm->id;
   }
   switch (a->op) {
   case TRACE_INIT:
@@ -289,7 +287,7 @@ static void expand(replay_ctx *x, rank *r) {
     o->peer = a->peer;
     o->peer2 = a->peer2;
     o->tag = a->tag;
-    o->comm = cur_comm;
+    o->comm = r->push_comm;
     r->category = 2;
     return;
   }
@@ -735,7 +733,7 @@ static int next_action(replay_ctx *x, rank *r) {
     if (x->o->cfg.finalization_barrier) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
       coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
-      cur_comm = 0;
+      r->push_comm = 0;
       push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
     }
     return 1;

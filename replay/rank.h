@@ -62,6 +62,7 @@ typedef struct rank {
   replay_rank *stats;
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
+  int push_comm;        /* communicator of the operations being generated (expand) */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -195,6 +195,10 @@ def main():
     ap.add_argument("--only", default="", help="regexp on kind:algo")
     ap.add_argument("--maxn", type=int, default=64)
     args = ap.parse_args()
+    # the simulators run inside a temporary folder: relative paths (make check's) must not break
+    args.oracle = os.path.abspath(args.oracle)
+    if os.sep in args.tir:
+        args.tir = os.path.abspath(args.tir)
     if not shutil.which("smpirun") or not os.path.exists(args.oracle):
         print("SimGrid 3.32 absent: skipped")
         return 77
