@@ -51,6 +51,7 @@
 #include "lmm.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -385,9 +386,11 @@ static int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && gen 
 
 /* Ends the group: its values are written back, its variables and constraints leave it
  * at once (new generation) and its component is marked for a full re-solve. */
+long lmm_st_dis, lmm_st_form, lmm_st_solves, lmm_st_out, lmm_st_iters, lmm_st_lights, lmm_st_nl;
 static void grp_dissolve(lmm_system *s) {
   if (!s->grp_on)
     return;
+  lmm_st_dis++;
   for (lmm_elem *e = s->grp_cnst->en_head; e; e = e->en_next)
     if (e->var->grp_gen == s->grp_gen)
       e->var->value = s->grp_level / e->var->penalty;
@@ -522,6 +525,7 @@ static void grp_form(lmm_system *s) {
     if (s->out[i]->bound > 0)
       cap = fmin(cap, s->out[i]->bound * s->out[i]->penalty);
   }
+  lmm_st_form++;
   s->grp_on = 1;
   s->grp_cnst = b;
   s->grp_level = b->bound / b->gusage;
@@ -552,6 +556,7 @@ lmm_system *lmm_new(double precision) {
 void lmm_free(lmm_system *s) {
   if (!s)
     return;
+  if (getenv("TIRSTATS")) fprintf(stderr, "dissolve %ld form %ld solves %ld out %ld iters %ld\n", lmm_st_dis, lmm_st_form, lmm_st_solves, lmm_st_out, lmm_st_iters);
   pool_destroy(&s->cnst_pool);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
@@ -965,7 +970,7 @@ static double next_level(lmm_system *s) {
   return min_level;
 }
 
-long lmm_st_iters, lmm_st_lights, lmm_st_nl;
+
 /* Also records, for grp_form, the constraint saturated alone by the first iteration
  * (first_sat, NULL if several or a bound decided) and how many variables it fixed. */
 static void maxmin_solve(lmm_system *s) {
@@ -1070,6 +1075,7 @@ void lmm_solve(lmm_system *s) {
   if (s->mod_head) {
     maxmin_solve(s);
     collect_modified(s);
+    lmm_st_solves++; lmm_st_out += s->n_out;
     if (s->exact && !s->grp_on)
       grp_form(s);
   }
