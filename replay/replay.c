@@ -269,8 +269,10 @@ static void progress(replay_ctx *x, double t0, double *last) {
   double frac = tot ? (double)rd / (double)tot : 0;
   fprintf(stderr, "\r[tir] simulated %.6g s, %.0f actions/rank, %.3g actions/s", eng_now(x->e),
           (double)done / x->np, (double)done / (now - t0));
-  if (frac > 0.01)
+  if (frac > 0.01 && frac < 0.99) /* traces read ahead of the replay give no estimate */
     fprintf(stderr, ", %.0f%% read, ETA %.0f s   ", 100 * frac, (now - t0) * (1 - frac) / frac);
+  else
+    fputs("          ", stderr);
   fflush(stderr);
 }
 
