@@ -229,6 +229,26 @@ START_TEST(bcast_smp_linear) {
 }
 END_TEST
 
+START_TEST(bcast_smp_binomial) {
+  /* 6 ranks, 2 per host, root 0, 10 B: leaders 0, 2, 4 (indices 0, 1, 2): 0 -> 4 (mask
+   * 2), 0 -> 2 (mask 1); then each leader -> its second rank: 5 sends, 50 B. Root 3: it
+   * first sends to 0: 6 sends. */
+  static const int nodes[6] = {0, 0, 1, 1, 2, 2};
+  test_nodes = nodes;
+  tally t = run(COLL_BCAST, "SMP_binomial", 6, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 5);
+  ck_assert_int_eq(t.sbytes, 50);
+  ck_assert_int_eq(run(COLL_BCAST, "SMP_binomial", 6, 3, 10, NULL).sends, 6);
+  /* 6 ranks, 3 per host: leaders 0 -> 3 (1 send). Inside host 0: 0 -> 2, 0 -> 1, and
+   * local 2 (bit 2 set) sends at mask 1 to 0 + 2 + 1 = rank 3, checked against N only
+   * (SimGrid's quirk); host 1: 3 -> 5, 3 -> 4, and 5 + 1 = N: none. 1 + 3 + 2 = 6. */
+  static const int three[6] = {0, 0, 0, 1, 1, 1};
+  test_nodes = three;
+  ck_assert_int_eq(run(COLL_BCAST, "SMP_binomial", 6, 0, 10, NULL).sends, 6);
+  test_nodes = NULL;
+}
+END_TEST
+
 START_TEST(allgatherv_algos) {
   /* v = {1, 2, 3, 4, 5} (total 15): every rank ends up with every other block once, so all
    * ranks together receive 5 x 15 - 15 = 60 bytes.
@@ -336,6 +356,65 @@ START_TEST(throttled_algos) {
   t = run(COLL_BCAST, "mvapich2_knomial_intra_node", 20, 0, 10, NULL);
   ck_assert_int_eq(t.sends, 19);
   ck_assert_int_eq(t.sbytes, 190);
+}
+END_TEST
+
+START_TEST(alltoall_shapes) {
+  /* 2dmesh, n = 6 = 2 x 3, 10 B a block: rows of 3, each rank sends its whole buffer
+   * (6 x 10 B) to 2 row peers (12 sends, 720 B), then 3 blocks (30 B) to its column peer
+   * (6 sends, 180 B). A prime size has no grid: nothing is sent. */
+  tally t = run(COLL_ALLTOALL, "2dmesh", 6, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 18);
+  ck_assert_int_eq(t.sbytes, 900);
+  ck_assert_int_eq(run(COLL_ALLTOALL, "2dmesh", 7, 0, 10, NULL).sends, 0);
+  /* 3dmesh, n = 12 = 2 x 2 x 3: one row peer (whole buffers, 120 B: 12 sends, 1440 B),
+   * one column peer (2 x 120 B: 2880 B), 2 plane peers (4 blocks, 40 B: 24 sends, 960 B). */
+  t = run(COLL_ALLTOALL, "3dmesh", 12, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 48);
+  ck_assert_int_eq(t.sbytes, 5280);
+  /* rdb, n = 4: blocks are whole buffers (40 B): 40 then 80 B a rank, 8 sends, 480 B. */
+  t = run(COLL_ALLTOALL, "rdb", 4, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 8);
+  ck_assert_int_eq(t.sbytes, 480);
+}
+END_TEST
+
+START_TEST(alltoall_barriers) {
+  /* ring_light_barrier, n = 4: 3 exchanges a rank (12 sends, 120 B) and a 1 B sync after
+   * each but the last (8 sends, 8 B). */
+  tally t = run(COLL_ALLTOALL, "ring_light_barrier", 4, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 20);
+  ck_assert_int_eq(t.sbytes, 128);
+  /* pair_one_barrier, n = 4: the default barrier (3 empty sends to 0, 3 back) then 12
+   * exchanges of 10 B. */
+  t = run(COLL_ALLTOALL, "pair_one_barrier", 4, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 18);
+  ck_assert_int_eq(t.sbytes, 120);
+  /* ring_mpi_barrier, n = 3: a barrier (4 empty sends) before each of the 3 steps, the
+   * first of which is the local copy: 12 + 6 sends, 60 B. */
+  t = run(COLL_ALLTOALL, "ring_mpi_barrier", 3, 0, 10, NULL);
+  ck_assert_int_eq(t.sends, 18);
+  ck_assert_int_eq(t.sbytes, 60);
+  /* alltoallv ring_one_barrier, v = {1, 10, 100}: 4 barrier sends, then 222 B as the ring. */
+  int64_t v[3] = {1, 10, 100};
+  t = run(COLL_ALLTOALLV, "ring_one_barrier", 3, 0, 0, v);
+  ck_assert_int_eq(t.sends, 10);
+  ck_assert_int_eq(t.sbytes, 222);
+}
+END_TEST
+
+START_TEST(flat_trees) {
+  /* flattree, n = 5: the root sends 4 x 10 B. flattree_pipeline, n = 3, 20000 B: 2
+   * segments of 8192 B to each of 2 ranks (the 3616 B left are not sent): 4 sends, 32768 B;
+   * 100 B is under one segment: flattree, 2 sends. reduce flat_tree, n = 5: 4 x 10 B. */
+  ck_assert_int_eq(run(COLL_BCAST, "flattree", 5, 1, 10, NULL).sbytes, 40);
+  tally t = run(COLL_BCAST, "flattree_pipeline", 3, 0, 20000, NULL);
+  ck_assert_int_eq(t.sends, 4);
+  ck_assert_int_eq(t.sbytes, 32768);
+  ck_assert_int_eq(run(COLL_BCAST, "flattree_pipeline", 3, 0, 100, NULL).sends, 2);
+  t = run(COLL_REDUCE, "flat_tree", 5, 2, 10, NULL);
+  ck_assert_int_eq(t.sends, 4);
+  ck_assert_int_eq(t.rbytes_root, 40);
 }
 END_TEST
 
@@ -481,6 +560,7 @@ int main(void) {
   tcase_add_test(tc, reduce_ompi_algos);
   tcase_add_test(tc, bcast_algos);
   tcase_add_test(tc, bcast_smp_linear);
+  tcase_add_test(tc, bcast_smp_binomial);
   tcase_add_test(tc, reduce_scatter_thresholds);
   tcase_add_test(tc, ompi_thresholds);
   tcase_add_test(tc, mpich_thresholds);
@@ -489,6 +569,9 @@ int main(void) {
   tcase_add_test(tc, allreduce_ring_algos);
   tcase_add_test(tc, rabenseifner_algos);
   tcase_add_test(tc, throttled_algos);
+  tcase_add_test(tc, alltoall_shapes);
+  tcase_add_test(tc, alltoall_barriers);
+  tcase_add_test(tc, flat_trees);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -25,16 +25,16 @@ void coll_allgather_pair(const coll_args *a, coll_prog *p) {
  * its whole subtree, clipped at N. */
 static int64_t held(int n, int t, int mask) { return t + mask <= n ? mask : n - t; }
 
-/* MPICH's recursive doubling with the fix-up of truncated subtrees (allgather-rdb.cpp):
- * at distance mask, exchange with rank ^ mask; when the partner's subtree is clipped, the
- * ranks that got its blocks forward them down a binomial tree. */
-void coll_allgather_rdb(const coll_args *a, coll_prog *p) {
-  int r = a->rank, n = a->size;
-  int64_t b = a->rbytes, cur = b;
+/* MPICH's recursive doubling with the fix-up of truncated subtrees (allgather-rdb.cpp,
+ * and alltoall-rdb.cpp on whole send buffers): at distance mask, exchange with
+ * rank ^ mask; when the partner's subtree is clipped, the ranks that got its blocks
+ * forward them down a binomial tree. Blocks are b bytes. */
+void coll_rdb_allgather(int r, int n, int64_t b, int tag, coll_prog *p) {
+  int64_t cur = b;
   for (int mask = 1, i = 0; mask < n; mask <<= 1, i++) {
     int dst = r ^ mask, droot = dst >> i << i, rroot = r >> i << i;
     if (dst < n) {
-      coll_sendrecv(p, dst, cur, dst, mask * b, T);
+      coll_sendrecv(p, dst, cur, dst, mask * b, tag);
       cur += held(n, droot, mask) * b;
     }
     if (droot + mask <= n)
@@ -43,14 +43,16 @@ void coll_allgather_rdb(const coll_args *a, coll_prog *p) {
     for (int tm = mask >> 1; tm; tm >>= 1, k--) {
       int d = r ^ tm, troot = r >> k << k;
       if (d > r && r < troot + done && d >= troot + done)
-        coll_send(p, d, T, (int64_t)(n - droot) * b);
+        coll_send(p, d, tag, (int64_t)(n - droot) * b);
       else if (d < r && d < troot + done && r >= troot + done) {
-        coll_recv(p, d, T, (int64_t)done * b);
+        coll_recv(p, d, tag, (int64_t)done * b);
         cur += (int64_t)(n - droot) * b;
       }
     }
   }
 }
+
+void coll_allgather_rdb(const coll_args *a, coll_prog *p) { coll_rdb_allgather(a->rank, a->size, a->rbytes, T, p); }
 
 /* Bruck: at distance pof2 send everything held to rank - pof2, receive as much from
  * rank + pof2; a last partial round for non-powers of two. */

@@ -41,6 +41,9 @@ void coll_tree_in_order_bintree(coll_tree *t, int rank, int n);
 void coll_bcast_root_to_0(const coll_args *a, coll_prog *p);
 /* Ranks per host if all hosts of the communicator hold as many, else 0 (bcast_split.c). */
 int coll_ranks_per_node(const coll_args *a);
+/* MPICH's recursive doubling allgather of b-byte blocks, with its fix-up for sizes that
+ * are not powers of two, as rank r of n (allgather.c; also alltoall rdb). */
+void coll_rdb_allgather(int r, int n, int64_t b, int tag, coll_prog *p);
 void coll_by_ompi(const coll_args *a, coll_prog *p);
 void coll_by_mpich(const coll_args *a, coll_prog *p);
 #endif
