@@ -17,6 +17,9 @@ typedef struct tally {
   long recvs;      /* receives posted */
   long waits;      /* waitall operations */
   int64_t rbytes_root; /* bytes posted in receives by rank `root` */
+  int64_t rbytes;  /* bytes posted in receives by all ranks */
+  long xsends;     /* messages between ranks of different hosts (test_nodes set) */
+  long rounds;     /* most messages sent by one rank (its sequential steps) */
 } tally;
 
 static const int *test_nodes; /* node_of of the next run() (SMP algorithms), or NULL */
@@ -26,6 +29,7 @@ static tally run(coll_kind kind, const char *name, int n, int root, int64_t byte
   tally t = {0};
   coll_prog p = {0};
   for (int r = 0; r < n; r++) {
+    long mine = 0;
     coll_args a = {.kind = kind, .rank = r, .size = n, .root = root, .sbytes = bytes, .rbytes = bytes,
                    .count = bytes, .dtsize = 1, .scounts = v, .rcounts = v, .node_of = test_nodes};
     if (kind == COLL_ALLGATHERV && v) /* a rank's own block is its entry of the counts */
@@ -34,10 +38,12 @@ static tally run(coll_kind kind, const char *name, int n, int root, int64_t byte
     ck_assert_str_eq(al->name, name);
     for (size_t i = 0; i < p.n; i++) {
       const coll_op *o = &p.ops[i];
-      if (o->op == COLL_OP_ISEND || o->op == COLL_OP_SEND)
-        t.sends++, t.sbytes += o->bytes;
-      else if (o->op == COLL_OP_IRECV || o->op == COLL_OP_RECV) {
-        t.recvs++;
+      if (o->op == COLL_OP_ISEND || o->op == COLL_OP_SEND) {
+        t.sends++, t.sbytes += o->bytes, mine++;
+        if (test_nodes && o->peer < n && test_nodes[o->peer] != test_nodes[r])
+          t.xsends++;
+      } else if (o->op == COLL_OP_IRECV || o->op == COLL_OP_RECV) {
+        t.recvs++, t.rbytes += o->bytes;
         if (r == root)
           t.rbytes_root += o->bytes;
       } else if (o->op == COLL_OP_WAITALL)
@@ -45,6 +51,7 @@ static tally run(coll_kind kind, const char *name, int n, int root, int64_t byte
       if (o->op != COLL_OP_WAIT && o->op != COLL_OP_WAITALL)
         ck_assert_int_lt(o->peer, n);
     }
+    t.rounds = mine > t.rounds ? mine : t.rounds;
   }
   coll_prog_free(&p);
   return t;
@@ -511,6 +518,164 @@ START_TEST(mpich_thresholds) {
 }
 END_TEST
 
+/* Host layouts of the SMP tests: 2 ranks a host (8 and 12 ranks), 4 a host (8 ranks), and
+ * unequal hosts (6 ranks: 4 + 2), where SimGrid's num_core is 1. */
+static const int two8[8] = {0, 0, 1, 1, 2, 2, 3, 3}, four8[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+static const int two12[12] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}, uneven6[6] = {0, 0, 0, 0, 1, 1};
+
+/* Asserts sends, bytes, inter-host sends and rounds of t, and that receives match. */
+static void expect(tally t, long sends, int64_t bytes, long xsends, long rounds) {
+  ck_assert_int_eq(t.sends, sends);
+  ck_assert_int_eq(t.sbytes, bytes);
+  ck_assert_int_eq(t.xsends, xsends);
+  if (rounds >= 0)
+    ck_assert_int_eq(t.rounds, rounds);
+  ck_assert_int_eq(t.recvs, t.sends);
+  ck_assert_int_eq(t.rbytes, t.sbytes);
+}
+
+START_TEST(allreduce_smp_trees) {
+  /* smp_binomial, 10 B: binomial reduce inside hosts (c - 1 edges each), between the P
+   * leaders (P - 1), the same edges back down: 2 (N - 1) = 14 sends for N = 8, of which
+   * 2 (P - 1) cross hosts: 6 with 2 a host (P = 4), 2 with 4 a host (P = 2). Rounds: leader
+   * 0 with c = 2 sends to leaders 2 and 1 (indices), then to rank 1: 3; with c = 4, to
+   * leader 1, then ranks 2 and 1: 3. */
+  test_nodes = two8;
+  expect(run(COLL_ALLREDUCE, "smp_binomial", 8, 0, 10, NULL), 14, 140, 6, 3);
+  test_nodes = four8;
+  expect(run(COLL_ALLREDUCE, "smp_binomial", 8, 0, 10, NULL), 14, 140, 2, 3);
+  /* Unequal hosts: num_core = 1, a flat binomial reduce to 0 then bcast over 6 ranks: 10
+   * sends; edges 4 -> 0 and 0 -> 4 cross from host 1 ({4, 5}): 2. */
+  test_nodes = uneven6;
+  expect(run(COLL_ALLREDUCE, "smp_binomial", 6, 0, 10, NULL), 10, 100, 2, 3);
+  /* 3 a host (SimGrid's quirk, c not a power of two): in the intra-host reduce, local rank
+   * 2 receives at mask 1 from base + 3, the next host's leader, which never sends to it;
+   * in the bcast it sends at mask 1 to base + 3 when < N. N = 6: reduce 4 sends (1, 2 ->
+   * 0; 4, 5 -> 3), 5 receives; leaders 3 -> 0 -> 3; bcast 0 -> 2, 0 -> 1, 2 -> 3, 3 -> 5,
+   * 3 -> 4 (5 sends, 4 receives): 11 and 11, 3 across hosts (3 -> 0, 0 -> 3, 2 -> 3);
+   * leaders 0 and 3 send 3 each. */
+  static const int three6[6] = {0, 0, 0, 1, 1, 1};
+  test_nodes = three6;
+  expect(run(COLL_ALLREDUCE, "smp_binomial", 6, 0, 10, NULL), 11, 110, 3, 3);
+  /* smp_rdb, 2 a host, N = 8: 4 intra-host reduce sends, 4 leaders x 2 rdb rounds = 8, 4
+   * bcast sends: 16, 8 across hosts; leader 0 sends 2 (rdb) + 1 (its local rank) = 3. */
+  test_nodes = two8;
+  expect(run(COLL_ALLREDUCE, "smp_rdb", 8, 0, 10, NULL), 16, 160, 8, 3);
+  /* N = 12, P = 6 leaders: pof2 = 4, rem = 2: leaders 0, 2 hand their vector to 1, 3 (2),
+   * 4 x 2 rounds (8), 1, 3 give it back (2): 12 across hosts, plus 6 + 6 inside: 24. Leader
+   * index 1 (rank 2) sends 2 + 1 + 1 = 4. */
+  test_nodes = two12;
+  expect(run(COLL_ALLREDUCE, "smp_rdb", 12, 0, 10, NULL), 24, 240, 12, 4);
+  test_nodes = NULL;
+}
+END_TEST
+
+START_TEST(allreduce_smp_pipeline) {
+  /* 10000 elements of 1 B: segments of 4096, 10000 / 4096 = 2 of them (the 1808 left are
+   * never sent, as in SimGrid); each segment moves as smp_binomial's 14 messages: 28 sends
+   * of 4096 B = 114688 B, 2 x 6 across hosts, leader 0 sends 3 a segment: 6. */
+  test_nodes = two8;
+  expect(run(COLL_ALLREDUCE, "smp_binomial_pipeline", 8, 0, 10000, NULL), 28, 114688, 12, 6);
+  /* 100 elements: one segment of 100: 14 sends of 100 B. No element: nothing. */
+  expect(run(COLL_ALLREDUCE, "smp_binomial_pipeline", 8, 0, 100, NULL), 14, 1400, 6, 3);
+  expect(run(COLL_ALLREDUCE, "smp_binomial_pipeline", 8, 0, 0, NULL), 0, 0, 0, 0);
+  test_nodes = NULL;
+}
+END_TEST
+
+START_TEST(allreduce_smp_rsag) {
+  /* 2 a host, N = 8, P = 4 leaders, 10 elements of 1 B. Inside hosts: 4 + 4 sends of 10 B.
+   * smp_rsag: segments of 10 / 4 = 2; 2 rings of P - 1 = 3 sendrecvs a leader: 24 sends of
+   * 2 B, all across hosts; a leader sends 6 + 1 (to its local rank) = 7. */
+  test_nodes = two8;
+  expect(run(COLL_ALLREDUCE, "smp_rsag", 8, 0, 10, NULL), 32, 80 + 48, 24, 7);
+  /* smp_rsag_lr: segment 3 carries 2 + 10 % 4 = 4. In each ring a leader sends every
+   * segment but one, and each segment is left out by exactly one leader: 3 x 10 = 30 B a
+   * ring, 60 in all. */
+  expect(run(COLL_ALLREDUCE, "smp_rsag_lr", 8, 0, 10, NULL), 32, 80 + 60, 24, 7);
+  /* 3 elements < P: count / P = 0, so every segment offset equals the last one's and each
+   * carries 0 + 3 (SimGrid's quirk): 4 leaders x 6 x 3 B = 72, inside 8 x 3 = 24. */
+  expect(run(COLL_ALLREDUCE, "smp_rsag_lr", 8, 0, 3, NULL), 32, 24 + 72, 24, 7);
+  /* smp_rsag_rab: halving 10 / 2 = 5 then 5 / 2 = 2; back from 2 / 2 x 2 = 2, then 4: a
+   * leader sends 5 + 2 + 2 + 4 = 13 B in 4 sendrecvs: 16 sends, 52 B across hosts. */
+  expect(run(COLL_ALLREDUCE, "smp_rsag_rab", 8, 0, 10, NULL), 24, 80 + 52, 16, 5);
+  /* 4 a host, P = 2: halving 5, back from 2 x 2 = 4: 2 leaders x (5 + 4) = 18 B in 4
+   * sends; inside 6 + 6 sends of 10 B. */
+  test_nodes = four8;
+  expect(run(COLL_ALLREDUCE, "smp_rsag_rab", 8, 0, 10, NULL), 16, 120 + 18, 4, -1);
+  /* Unequal hosts, num_core = 1: smp_rsag over 6 ranks, segments of 10 / 6 = 1: 6 x 10
+   * sends of 1 B, crossing at 3 -> 4 and 5 -> 0: 2 a step, 20 in all. smp_rsag_lr: the
+   * last segment carries 1 + 4 = 5; each segment left out once a ring: 2 x 5 x 10 B. */
+  test_nodes = uneven6;
+  expect(run(COLL_ALLREDUCE, "smp_rsag", 6, 0, 10, NULL), 60, 60, 20, 10);
+  expect(run(COLL_ALLREDUCE, "smp_rsag_lr", 6, 0, 10, NULL), 60, 100, 20, 10);
+  test_nodes = NULL;
+}
+END_TEST
+
+START_TEST(allreduce_rab12) {
+  /* rab1, N = 4, 10 elements: 10 % 4 != 0, padded to (10 + 4) / 4 x 4 = 12; halving at
+   * distance 2 sends 12 / 2 = 6, at distance 1 12 / 4 = 3: 4 x 2 sends, 36 B; then the
+   * (forced ring) allgather of 3 B: 4 x 3 sends, 36 B. */
+  coll_force(COLL_ALLGATHER, "ring");
+  coll_force(COLL_ALLTOALL, "basic_linear");
+  expect(run(COLL_ALLREDUCE, "rab1", 4, 0, 10, NULL), 20, 72, 0, 5);
+  /* 8 elements: 4 then 2 a rank (24 B), allgather of 2 B (24 B). */
+  expect(run(COLL_ALLREDUCE, "rab1", 4, 0, 8, NULL), 20, 48, 0, 5);
+  /* rab2, 10 elements: (10 + 4) / 4 = 3 a peer: basic_linear alltoall 12 x 3 B, ring
+   * allgather 12 x 3 B. 2 elements < N: N = 4 a peer: 12 x 4 + 12 x 4. */
+  expect(run(COLL_ALLREDUCE, "rab2", 4, 0, 10, NULL), 24, 72, 0, 6);
+  expect(run(COLL_ALLREDUCE, "rab2", 4, 0, 2, NULL), 24, 96, 0, 6);
+  coll_force(COLL_ALLGATHER, NULL);
+  coll_force(COLL_ALLTOALL, NULL);
+}
+END_TEST
+
+START_TEST(reduce_rab) {
+  /* N = 6: 2^n = 4, r = 2, count 10. Step 2: pairs (0, 1), (2, 3): the even one sends
+   * 10 - 5 = 5, the odd one 5 then its reduced half 5: 6 sends, 30 B. New ranks 0, 1, 2, 3
+   * = ranks 0, 2, 4, 5. Halving: distance 1, halves 5 + 5: 4 sends of 5 B; distance 2,
+   * halves 2 + 3 of the 5 held: bit 0 sends the upper 3, bit 1 the lower 2: 10 B. Root 0:
+   * new ranks 2, 3 send their level-1 piece (odd bit: 3 each), then 1, 3 their level-0
+   * piece (5 each): 16 B. 18 sends, 76 B; the root receives 5 + 5 (step 2), 5 + 2, 3 + 5. */
+  tally t = run(COLL_REDUCE, "rab", 6, 0, 10, NULL);
+  expect(t, 18, 76, 0, -1);
+  ck_assert_int_eq(t.rbytes_root, 25);
+  /* Root 1 (odd, < 2r): rank 0 first hands it its final piece (2 elements, tag 1241) and
+   * the root stands for new rank 0: 19 sends, 78 B; it receives 5 + 2 + 3 + 5. */
+  t = run(COLL_REDUCE, "rab", 6, 1, 10, NULL);
+  expect(t, 19, 78, 0, -1);
+  ck_assert_int_eq(t.rbytes_root, 15);
+  /* Root 4 (new rank 2 = binary 10): at level 1 new ranks 0, 1 (bit 1 clear) send their
+   * even piece (2 each); at level 0, 1 and 3 send 5 each: 18 sends, 30 + 20 + 10 + 14 B. */
+  expect(run(COLL_REDUCE, "rab", 6, 4, 10, NULL), 18, 74, 0, -1);
+  /* One rank, or no element: SimGrid recurses into itself; tir sends nothing. */
+  expect(run(COLL_REDUCE, "rab", 1, 0, 10, NULL), 0, 0, 0, 0);
+}
+END_TEST
+
+START_TEST(allgather_smp_scan_rdb) {
+  /* smp_simple, 10 B blocks. 2 a host, N = 8: 8 intra-host sendrecvs (80 B); 4 leaders
+   * isend 2 blocks to 3 others (12 sends, 240 B, across hosts); each sends the 8 blocks to
+   * its local rank (4 x 80 B): 24 sends, 640 B; a leader sends 1 + 3 + 1 = 5. */
+  test_nodes = two8;
+  expect(run(COLL_ALLGATHER, "smp_simple", 8, 0, 10, NULL), 24, 640, 12, 5);
+  /* 4 a host: 8 x 3 sendrecvs (240 B), 2 leaders x 1 isend of 40 B, 2 x 3 sends of 80 B:
+   * 32 sends, 800 B; a leader sends 3 + 1 + 3 = 7. */
+  test_nodes = four8;
+  expect(run(COLL_ALLGATHER, "smp_simple", 8, 0, 10, NULL), 32, 800, 2, 7);
+  /* Unequal hosts (num_core 1): every rank a leader, isends to the 5 others: 30 x 10 B,
+   * of which 4 x 2 + 2 x 4 = 16 cross hosts. */
+  test_nodes = uneven6;
+  expect(run(COLL_ALLGATHER, "smp_simple", 6, 0, 10, NULL), 30, 300, 16, 5);
+  test_nodes = NULL;
+  /* scan/exscan rdb, N = 6: distance 1: 3 pairs (6 sends); 2: 0-2, 1-3 (4); 4: 0-4, 1-5
+   * (4): 14 sends of 10 B; ranks 0 and 1 send 3 times. */
+  expect(run(COLL_SCAN, "rdb", 6, 0, 10, NULL), 14, 140, 0, 3);
+  expect(run(COLL_EXSCAN, "rdb", 6, 0, 10, NULL), 14, 140, 0, 3);
+}
+END_TEST
+
 /* Algorithms the selectors may name that tir does not have yet (doc/collectives.md), as
  * "kind:name", NULL-terminated. Empty since round 3: every pick is implemented. */
 static const char *missing[] = {NULL};
@@ -572,6 +737,12 @@ int main(void) {
   tcase_add_test(tc, alltoall_shapes);
   tcase_add_test(tc, alltoall_barriers);
   tcase_add_test(tc, flat_trees);
+  tcase_add_test(tc, allreduce_smp_trees);
+  tcase_add_test(tc, allreduce_smp_pipeline);
+  tcase_add_test(tc, allreduce_smp_rsag);
+  tcase_add_test(tc, allreduce_rab12);
+  tcase_add_test(tc, allgather_smp_scan_rdb);
+  tcase_add_test(tc, reduce_rab);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

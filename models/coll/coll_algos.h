@@ -44,6 +44,12 @@ int coll_ranks_per_node(const coll_args *a);
 /* MPICH's recursive doubling allgather of b-byte blocks, with its fix-up for sizes that
  * are not powers of two, as rank r of n (allgather.c; also alltoall rdb). */
 void coll_rdb_allgather(int r, int n, int64_t b, int tag, coll_prog *p);
+/* SMP algorithms (allreduce_smp.c): SimGrid's num_core, the ranks per host when every
+ * host holds as many, else 1; binomial reduce to / bcast from the leader (local rank 0)
+ * of rank r's host, ranks placed host by host, c per host. */
+int coll_smp_cores(const coll_args *a);
+void coll_smp_intra_reduce(coll_prog *p, int r, int c, int n, int tag, int64_t b);
+void coll_smp_intra_bcast(coll_prog *p, int r, int c, int n, int tag, int64_t b);
 void coll_by_ompi(const coll_args *a, coll_prog *p);
 void coll_by_mpich(const coll_args *a, coll_prog *p);
 #endif
