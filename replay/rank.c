@@ -474,6 +474,28 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
 
 /* ====== executing one rop ====== */
 
+/* Where a just-posted request q goes: the trace's request store (isend/irecv actions),
+ * the open non-blocking collective, or the program's slots (returns 1: the operation is
+ * done); or, for a blocking send/recv, r->cur, to be waited in phase 2 (returns 0). */
+static int keep(rank *r, const rop *o, mpi_req *q) {
+  if (o->flags & ROP_STORE) {
+    store_add(r, q->src, q->dst, q->tag, q->comm, q);
+    return 1;
+  }
+  if (!(o->flags & ROP_BLOCKING)) {
+    if (r->nbc)
+      mpi_group_add(r->nbc, q);
+    else {
+      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+      r->slots[r->nslots++] = q;
+    }
+    return 1;
+  }
+  r->cur = q;
+  r->phase = 2;
+  return 0;
+}
+
 static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
@@ -484,21 +506,8 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 1) {
     mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     r->stats->bytes_sent += (uint64_t)o->bytes;
-    if (o->flags & ROP_STORE) {
-      store_add(r, r->id, o->peer, o->tag, o->comm, q);
+    if (keep(r, o, q))
       return 1;
-    }
-    if (!(o->flags & ROP_BLOCKING)) {
-      if (r->nbc)
-        mpi_group_add(r->nbc, q);
-      else {
-        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
-        r->slots[r->nslots++] = q;
-      }
-      return 1;
-    }
-    r->cur = q;
-    r->phase = 2;
   }
   return wait_cur(x, r);
 }
@@ -506,21 +515,8 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
 static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
-    if (o->flags & ROP_STORE) {
-      store_add(r, o->peer, r->id, o->tag, o->comm, q);
+    if (keep(r, o, q))
       return 1;
-    }
-    if (!(o->flags & ROP_BLOCKING)) {
-      if (r->nbc)
-        mpi_group_add(r->nbc, q);
-      else {
-        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
-        r->slots[r->nslots++] = q;
-      }
-      return 1;
-    }
-    r->cur = q;
-    r->phase = 2;
   }
   return wait_cur(x, r);
 }

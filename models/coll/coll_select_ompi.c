@@ -38,6 +38,12 @@ static const coll_row alltoall_rows[] = {
     {0, 5, {2048, 8192, 16384, 32768, 65536}, {3, 4, 1, 4, 1, 4}},
 };
 static const char *const alltoall_names[] = {"basic_linear", "pair", "bruck", "basic_linear", "basic_linear"};
+
+/* Open MPI 4.1's alltoall algorithm number for n ranks and b bytes per peer (also what
+ * SimGrid's default selector uses). */
+int coll_ompi_alltoall_alg(int n, long b) {
+  return coll_decide(alltoall_rows, sizeof alltoall_rows / sizeof alltoall_rows[0], n, b);
+}
 static const coll_row alltoallv_rows[] = {
     {4, 0, {}, {2}},
     {64, 0, {}, {1}},
