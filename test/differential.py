@@ -258,6 +258,7 @@ def main():
     ap.add_argument("tir")
     ap.add_argument("oracle")
     args = ap.parse_args()
+    args.tir, args.oracle = os.path.abspath(args.tir), os.path.abspath(args.oracle)  # cases run in their folders
     if not os.path.exists("/usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain") or not shutil.which("smpirun"):
         print("SKIP: SimGrid 3.32 is not installed (apt-get install libsimgrid-dev)")
         return 77
