@@ -47,11 +47,41 @@
  * the live variables, O(n), whichever is cheaper. Memory comes from pools and
  * grow-only arrays: a solve allocates nothing once warm. Measured: a 2048-node
  * cluster with ~5,000 flows through its backbone (one component, 33,000 elements)
- * re-solves in about 0.5 ms; marking is a third of that, the filling another. */
+ * re-solves in about 0.5 ms; marking is a third of that, the filling another.
+ *
+ * Group (exact mode only). Behind a shared backbone every flow is in one component, so
+ * each flow start or end would re-solve all of them. When a full solve finds that its
+ * leading filling iterations each saturated one SHARED constraint alone, B_0, B_1, ...
+ * (at most GRP_K), with no bound deciding, and that every enabled variable of B_0's
+ * component was fixed by one of them (at least LMM_GRP_MIN variables, no FATPIPE
+ * constraint), the solution is x_i = m_k / p_i for the variables of level k (those whose
+ * first B is B_k), with
+ *   m_k = (bound_Bk - sum_{j<k} m_j gu_j(B_k)) / gu_k(B_k),  gu_j(c) = sum a_ic / p_i
+ * over the variables of level j. Example: the stencil's reduce to rank 0 saturates rank
+ * 0's down link first (level 0: the flows to rank 0), then the backbone (level 1: the
+ * halo flows). The component then becomes the group: its constraints and variables carry
+ * the group's generation stamp, each constraint its running sums gu_k, and grp_cap a
+ * lower bound of every other constraint's level bound / sum_k gu_k and of every b_i p_i.
+ * Enabling a variable that uses some B_k and touches nothing outside the component, or
+ * freeing a group variable, then only updates the sums of its constraints and the m_k:
+ * O(its elements + GRP_K^2), no marking, no filling. The m_k are still the filling's
+ * levels while they increase, each B_j stays above m_k at the iterations k < j, and the
+ * top level is within grp_cap: then no other constraint can be reached first (its level
+ * at any iteration is at least bound / sum gu >= grp_cap, above every m below the top).
+ * Enabling lowers the levels of its own constraints, which are folded into grp_cap;
+ * freeing raises them, and the stale grp_cap stays a valid lower bound. Anything else
+ * (a check failing, another kind of change touching the component, a variable connecting
+ * it to others, or 4n + LMM_GRP_MIN fast changes, which bounds the rounding drift of the
+ * running sums) dissolves the group: values are written back, the stamp is bumped (which
+ * ungroups everything at once) and the B_k are marked, so the next solve re-solves the
+ * component from scratch and may form the group again. Group variables are not listed by
+ * lmm_next_modified when only the levels changed: the caller (engine.c) follows them
+ * through the levels. A separate component (a CPU) keeps the ordinary path; the invariant
+ * that makes this safe: a constraint of the group has only group variables among its
+ * enabled ones. */
 #include "lmm.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -60,6 +90,8 @@
 #include "xalloc.h"
 
 typedef struct lmm_elem lmm_elem;
+
+#define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
 
 /* ======================================================================
  * Pools: fixed-size objects carved from chunks, recycled through a free list.
@@ -137,7 +169,7 @@ struct lmm_cnst {
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
-  double gusage;                 /* group: sum of a_ic / p_i over its group variables */
+  double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
   lmm_elem *en_head;             /* enabled elements, most recently enabled first */
   lmm_elem *ac_head;             /* active elements, most recently activated first */
@@ -162,7 +194,9 @@ struct lmm_var {
   lmm_var *all_prev;    /* previous live variable (creation order) */
   lmm_var *all_next;    /* next live variable (creation order) */
   const lmm_system *sys; /* owner system, for the value of a grouped variable */
-  uint64_t grp_gen;     /* == system grp_gen: value is grp_level / penalty */
+  uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
+  uint64_t fix_round;   /* == system round: fixed at iteration gidx of the last solve */
+  int gidx;             /* group level (or solve iteration) of the variable */
 };
 
 typedef struct light {
@@ -203,15 +237,18 @@ struct lmm_system {
   size_t n_out, out_cap, out_pos; /* its length, capacity, next to hand out */
   int grp_on;                /* exact mode: a group is active (see "Group") */
   uint64_t grp_gen;          /* generation stamp of the group (bumped on dissolve) */
-  lmm_cnst *grp_cnst;        /* the group's bottleneck constraint B */
-  double grp_level;          /* its level: bound_B / gusage_B */
+  int grp_k;                 /* number of levels of the group */
+  lmm_cnst *grp_b[GRP_K];    /* the bottleneck B_k of each level */
+  double grp_lv[GRP_K];      /* the levels m_k, increasing */
   double grp_cap;            /* lower bound on every other level and b_i * p_i */
   size_t grp_n;              /* variables in the group */
   size_t grp_events;         /* fast changes since the group was formed */
   lmm_var **fast;            /* variables that joined the group this round */
   size_t n_fast, fast_cap;   /* its length and capacity */
-  lmm_cnst *first_sat;       /* solver: the only constraint saturated first, or NULL */
-  size_t n_first;            /* solver: variables fixed by the first iteration */
+  lmm_cnst *sat_b[GRP_K];    /* solver: the constraint saturated alone by iteration k */
+  int n_sat_b;               /* solver: leading iterations that saturated one alone */
+  lmm_cnst **walk;           /* grp_form's stack of constraints to scan */
+  size_t walk_cap;           /* its capacity */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -377,27 +414,69 @@ static void mark_from_var(lmm_system *s, const lmm_var *v) {
 /* ======================================================================
  * Group: exact mode's fast path for a component with one bottleneck
  * ====================================================================== */
+/* (the idea and invariants are in the file comment) */
 
-#define GRP_MIN 64 /* the smallest component worth grouping (in variables) */
+static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst == c)
+      return e;
+  return NULL;
+}
+
+#ifndef LMM_GRP_MIN
+#define LMM_GRP_MIN 64 /* the smallest component worth grouping (in variables) */
+#endif
+#define GRP_MIN LMM_GRP_MIN
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
 
 static int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && gen == s->grp_gen; }
 
+static void gu_clear(lmm_cnst *c) {
+  for (int k = 0; k < GRP_K; k++)
+    c->gu[k] = 0.0;
+  c->gcount = 0;
+}
+
+/* Sum of c's group usages over levels k0 and up. */
+static double gu_from(const lmm_cnst *c, int k0) {
+  double u = 0.0;
+  for (int k = k0; k < GRP_K; k++)
+    u += c->gu[k];
+  return u;
+}
+
+static int grp_is_b(const lmm_system *s, const lmm_cnst *c) {
+  for (int k = 0; k < s->grp_k; k++)
+    if (s->grp_b[k] == c)
+      return 1;
+  return 0;
+}
+
+/* The level v belongs to: the first B_k it uses (coefficient > 0), or -1. */
+static int grp_level_of(const lmm_system *s, const lmm_var *v) {
+  int best = -1;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    for (int k = 0; k < s->grp_k && e->weight > 0; k++)
+      if (e->cnst == s->grp_b[k] && (best < 0 || k < best))
+        best = k;
+  return best;
+}
+
 /* Ends the group: its values are written back, its variables and constraints leave it
- * at once (new generation) and its component is marked for a full re-solve. */
-long lmm_st_dis, lmm_st_form, lmm_st_solves, lmm_st_out, lmm_st_iters, lmm_st_lights, lmm_st_nl;
+ * at once (new generation) and its bottlenecks are marked for a full re-solve. */
 static void grp_dissolve(lmm_system *s) {
   if (!s->grp_on)
     return;
-  lmm_st_dis++;
-  for (lmm_elem *e = s->grp_cnst->en_head; e; e = e->en_next)
-    if (e->var->grp_gen == s->grp_gen)
-      e->var->value = s->grp_level / e->var->penalty;
+  for (int k = 0; k < s->grp_k; k++)
+    for (lmm_elem *e = s->grp_b[k]->en_head; e; e = e->en_next)
+      if (e->var->grp_gen == s->grp_gen)
+        e->var->value = s->grp_lv[e->var->gidx] / e->var->penalty;
   s->grp_on = 0;
   s->grp_gen++;
   s->modified = 1;
-  mark_cnst(s, s->grp_cnst);
+  for (int k = 0; k < s->grp_k; k++)
+    mark_cnst(s, s->grp_b[k]);
 }
 
 /* Whether some constraint of v belongs to the group's component. */
@@ -414,55 +493,88 @@ static void grp_guard(lmm_system *s, const lmm_var *v) {
     grp_dissolve(s);
 }
 
-/* How the enabling of v relates to the group: it joins it when it uses B and its other
- * constraints are in the component or unused; it conflicts when it would connect the
- * component to other enabled variables (or a FATPIPE constraint). */
+/* How the enabling of v relates to the group: it joins it when it uses some B_k and its
+ * other constraints are in the component or unused; it conflicts when it would connect
+ * the component to other enabled variables (or a FATPIPE constraint). */
 static int grp_check(const lmm_system *s, const lmm_var *v) {
-  int on_b = 0, flagged = 0, foreign = 0;
+  int flagged = 0, foreign = 0;
   for (const lmm_elem *e = v->elems; e; e = e->var_next) {
     const lmm_cnst *c = e->cnst;
-    if (c == s->grp_cnst && e->weight > 0)
-      on_b = 1;
     if (grp_has(s, c->grp_gen))
       flagged = 1;
     else if (c->en_head || c->fatpipe)
       foreign = 1;
   }
-  if (!on_b)
+  if (grp_level_of(s, v) < 0)
     return flagged ? GRP_CONFLICT : GRP_OUTSIDE;
   return foreign ? GRP_CONFLICT : GRP_JOIN;
 }
 
-/* After a fast change: the new level of B; the group survives while no other level and
- * no bound can be below it (grp_cap is a lower bound of those), and is re-solved from
- * scratch now and then so that rounding in the running sums cannot accumulate. */
+/* Level k of B_j (j > k): what it has left after the levels below k, over its usage from
+ * level k up; 1 when it stays strictly above m_k, as the filling needs. */
+static int grp_b_above(const lmm_system *s, const lmm_cnst *b, int k) {
+  double rem = b->bound;
+  for (int i = 0; i < k; i++)
+    rem -= s->grp_lv[i] * b->gu[i];
+  return rem > s->grp_lv[k] * gu_from(b, k);
+}
+
+/* Computes m_k = (bound_Bk - sum_{j<k} m_j gu_j(B_k)) / gu_k(B_k) and checks that they
+ * are the filling's levels: positive, increasing, each B_j above the levels before its
+ * own, and the top one within grp_cap (a lower bound of the other constraints' levels
+ * bound / sum gu and of the b_i * p_i: then none of those can be reached first). */
+static int grp_levels(lmm_system *s) {
+  for (int k = 0; k < s->grp_k; k++) {
+    const lmm_cnst *b = s->grp_b[k];
+    double rem = b->bound;
+    for (int j = 0; j < k; j++)
+      rem -= s->grp_lv[j] * b->gu[j];
+    if (!double_positive(b->gu[k], s->precision) || !double_positive(rem, b->bound * s->precision))
+      return 0;
+    s->grp_lv[k] = rem / b->gu[k];
+    if (k > 0 && !(s->grp_lv[k] > s->grp_lv[k - 1]))
+      return 0;
+  }
+  for (int j = 1; j < s->grp_k; j++)
+    for (int k = 0; k < j; k++)
+      if (!grp_b_above(s, s->grp_b[j], k))
+        return 0;
+  return s->grp_lv[s->grp_k - 1] <= s->grp_cap;
+}
+
+/* After a fast change: new levels; the group survives while they are still the filling's,
+ * and is re-solved from scratch now and then so that rounding in the running sums cannot
+ * accumulate. */
 static void grp_settle(lmm_system *s) {
-  lmm_cnst *b = s->grp_cnst;
-  s->grp_level = b->bound / b->gusage;
   s->grp_events++;
-  if (!double_positive(b->gusage, s->precision) || !(s->grp_level <= s->grp_cap) ||
-      s->grp_events > 4 * s->grp_n + GRP_MIN)
+  if (!grp_levels(s) || s->grp_events > 4 * s->grp_n + GRP_MIN)
     grp_dissolve(s);
 }
 
-/* v (enabled, on the enabled lists) joins the group; it is listed as modified. */
-static void grp_join(lmm_system *s, lmm_var *v) {
+/* Folds c's level (bound / total group usage) into grp_cap unless c is a bottleneck. */
+static void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
+  double u = gu_from(c, 0);
+  if (u > 0 && !grp_is_b(s, c))
+    s->grp_cap = fmin(s->grp_cap, c->bound / u);
+}
+
+/* v (enabled, on the enabled lists) joins level k; it is listed as modified. */
+static void grp_join(lmm_system *s, lmm_var *v, int k) {
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     lmm_cnst *c = e->cnst;
     if (!grp_has(s, c->grp_gen)) {
       c->grp_gen = s->grp_gen;
-      c->gusage = 0.0;
-      c->gcount = 0;
+      gu_clear(c);
     }
     c->gcount++;
     if (e->weight > 0)
-      c->gusage += e->weight / v->penalty;
-    if (c != s->grp_cnst && c->gusage > 0)
-      s->grp_cap = fmin(s->grp_cap, c->bound / c->gusage);
+      c->gu[k] += e->weight / v->penalty;
+    grp_cap_cnst(s, c);
   }
   if (v->bound > 0)
     s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
   v->grp_gen = s->grp_gen;
+  v->gidx = k;
   s->grp_n++;
   x_grow(&s->fast, &s->fast_cap, s->n_fast + 1, sizeof *s->fast);
   v->fast_slot = s->n_fast;
@@ -475,15 +587,15 @@ static void grp_join(lmm_system *s, lmm_var *v) {
 static void grp_elem_leave(lmm_system *s, lmm_elem *e) {
   lmm_cnst *c = e->cnst;
   if (e->weight > 0)
-    c->gusage -= e->weight / e->var->penalty;
+    c->gu[e->var->gidx] -= e->weight / e->var->penalty;
   if (--c->gcount == 0) {
-    c->gusage = 0.0;
+    gu_clear(c);
     c->grp_gen = 0; /* leaves the component */
   }
   (void)s;
 }
 
-/* After a grouped variable was detached: the level of B rises. */
+/* After a grouped variable was detached: the levels rise. */
 static void grp_after_leave(lmm_system *s) {
   if (--s->grp_n == 0) {
     s->grp_on = 0;
@@ -494,48 +606,71 @@ static void grp_after_leave(lmm_system *s) {
   grp_settle(s);
 }
 
-/* After a full solve: forms the group when the first filling iteration saturated one
- * constraint B only, fixed every listed variable (all use B), with no bound below the
- * level, and the component is large. Flags the solved constraints and sums their usages. */
+/* Sums the group usages of c (fresh, in enabled-list order) and queues the constraints
+ * of its variables not seen yet; returns 0 when c or one of its variables cannot be in
+ * the group (FATPIPE, or a variable not fixed by the leading iterations of the solve). */
+static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
+  if (c->fatpipe && c->en_head)
+    return 0;
+  gu_clear(c);
+  for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+    lmm_var *v = e->var;
+    c->gcount++;
+    if (v->fix_round != s->round || v->gidx < 0 || v->gidx >= s->grp_k)
+      return 0;
+    if (e->weight > 0)
+      c->gu[v->gidx] += e->weight / v->penalty;
+    if (v->grp_gen == s->grp_gen)
+      continue;
+    v->grp_gen = s->grp_gen;
+    (*nv)++;
+    if (v->bound > 0)
+      s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+    for (lmm_elem *x = v->elems; x; x = x->var_next)
+      if (x->cnst->grp_gen != s->grp_gen) {
+        x->cnst->grp_gen = s->grp_gen;
+        gu_clear(x->cnst);
+        x_grow(&s->walk, &s->walk_cap, *top + 1, sizeof *s->walk);
+        s->walk[(*top)++] = x->cnst;
+      }
+  }
+  grp_cap_cnst(s, c);
+  return 1;
+}
+
+/* After a full solve: forms the group when its leading iterations each saturated one
+ * constraint alone with no bound deciding (B_0, B_1, ...: each fixed every variable on it
+ * at m_k / p), every enabled variable of B_0's component was fixed by one of them, and
+ * the component is large. Walks the component from B_0: flags its constraints and
+ * variables, sums their usages per level. */
 static void grp_form(lmm_system *s) {
-  lmm_cnst *b = s->first_sat;
-  if (!b || s->n_out < GRP_MIN || s->n_first != s->n_out)
+  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod)
     return;
-  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next)
-    if (c->fatpipe && c->en_head)
-      return;
-  s->grp_gen++;
-  double cap = INFINITY;
-  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
-    c->grp_gen = s->grp_gen;
-    c->gusage = 0.0;
-    c->gcount = 0;
-    for (lmm_elem *e = c->en_head; e; e = e->en_next) {
-      c->gcount++;
-      if (e->weight > 0)
-        c->gusage += e->weight / e->var->penalty;
-    }
-    if (c->gcount == 0)
+  s->grp_gen++; /* the new group's stamp; bumped again on failure, which unflags all */
+  s->grp_k = s->n_sat_b;
+  memcpy(s->grp_b, s->sat_b, sizeof s->grp_b);
+  s->grp_cap = INFINITY;
+  s->grp_b[0]->grp_gen = s->grp_gen;
+  size_t top = 0, nv = 0;
+  x_grow(&s->walk, &s->walk_cap, 1, sizeof *s->walk);
+  s->walk[top++] = s->grp_b[0];
+  int ok = 1;
+  while (ok && top > 0) {
+    lmm_cnst *c = s->walk[--top];
+    ok = grp_scan(s, c, &top, &nv);
+    if (ok && c->gcount == 0)
       c->grp_gen = 0; /* nothing of the group on it */
-    if (c != b && c->gusage > 0)
-      cap = fmin(cap, c->bound / c->gusage);
   }
-  for (size_t i = 0; i < s->n_out; i++) {
-    s->out[i]->grp_gen = s->grp_gen;
-    if (s->out[i]->bound > 0)
-      cap = fmin(cap, s->out[i]->bound * s->out[i]->penalty);
-  }
-  lmm_st_form++;
-  s->grp_on = 1;
-  s->grp_cnst = b;
-  s->grp_level = b->bound / b->gusage;
-  s->grp_cap = cap;
-  s->grp_n = s->n_out;
-  s->grp_events = 0;
-  if (!(s->grp_level <= cap) || !double_positive(b->gusage, s->precision)) {
-    s->grp_on = 0; /* cannot happen after a solve that saturated b alone, but be safe */
+  for (int k = 0; ok && k < s->grp_k; k++)
+    ok = s->grp_b[k]->grp_gen == s->grp_gen;
+  s->grp_on = ok && nv >= GRP_MIN;
+  if (!s->grp_on || !grp_levels(s)) {
+    s->grp_on = 0;
     s->grp_gen++;
+    return;
   }
+  s->grp_n = nv;
+  s->grp_events = 0;
 }
 
 /* ======================================================================
@@ -556,7 +691,6 @@ lmm_system *lmm_new(double precision) {
 void lmm_free(lmm_system *s) {
   if (!s)
     return;
-  if (getenv("TIRSTATS")) fprintf(stderr, "dissolve %ld form %ld solves %ld out %ld iters %ld\n", lmm_st_dis, lmm_st_form, lmm_st_solves, lmm_st_out, lmm_st_iters);
   pool_destroy(&s->cnst_pool);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
@@ -565,6 +699,7 @@ void lmm_free(lmm_system *s) {
   free(s->sat_cnsts);
   free(s->out);
   free(s->fast);
+  free(s->walk);
   free(s);
 }
 
@@ -611,13 +746,6 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   s->all_tail = v;
   s->n_vars++;
   return v;
-}
-
-static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
-  for (lmm_elem *e = v->elems; e; e = e->var_next)
-    if (e->cnst == c)
-      return e;
-  return NULL;
 }
 
 static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
@@ -674,7 +802,7 @@ static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
     enabled_push_front(e->cnst, e);
   }
   if (how == GRP_JOIN) {
-    grp_join(s, v);
+    grp_join(s, v, grp_level_of(s, v));
     return;
   }
   mark_from_var(s, v); /* after the move: the walk must see v */
@@ -764,10 +892,12 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
 }
 
 double lmm_var_value(const lmm_var *v) {
-  return grp_has(v->sys, v->grp_gen) ? v->sys->grp_level / v->penalty : v->value;
+  return grp_has(v->sys, v->grp_gen) ? v->sys->grp_lv[v->gidx] / v->penalty : v->value;
 }
-int lmm_var_grouped(const lmm_var *v) { return grp_has(v->sys, v->grp_gen); }
-double lmm_group_level(const lmm_system *s) { return s->grp_on ? s->grp_level : 0.0; }
+int lmm_var_group(const lmm_var *v) { return grp_has(v->sys, v->grp_gen) ? v->gidx : -1; }
+double lmm_group_level(const lmm_system *s, int k) {
+  return s->grp_on && k >= 0 && k < s->grp_k ? s->grp_lv[k] : 0.0;
+}
 double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
 void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
@@ -930,11 +1060,13 @@ static double min_bound_level(const lmm_system *s, double min_level) {
 }
 
 /* Fixes the queued variables: all at min_level / p, or, when some bound is below the
- * level, only those at the smallest bound (the others wait for a later iteration). */
-static size_t fix_saturated(lmm_system *s, double min_level, int *by_bound) {
+ * level, only those at the smallest bound (the others wait for a later iteration).
+ * Stamps them with iteration it (-1: not recorded); *by_bound: a bound decided. */
+static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it) {
   double min_bound = min_bound_level(s, min_level);
-  size_t n = 0;
   *by_bound = min_bound >= 0;
+  if (*by_bound)
+    it = -1;
   while (s->sat_head) {
     lmm_var *v = sat_pop(s);
     assert(v->penalty > 0);
@@ -944,11 +1076,11 @@ static size_t fix_saturated(lmm_system *s, double min_level, int *by_bound) {
       v->value = v->bound;
     else
       continue;
-    n++;
+    v->fix_round = it >= 0 ? s->round : 0;
+    v->gidx = it;
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       consume(s, e, v);
   }
-  return n;
 }
 
 /* The next minimum level over the light table, in table order. A constraint left with
@@ -971,22 +1103,21 @@ static double next_level(lmm_system *s) {
 }
 
 
-/* Also records, for grp_form, the constraint saturated alone by the first iteration
- * (first_sat, NULL if several or a bound decided) and how many variables it fixed. */
+/* Also records, for grp_form, the constraints saturated alone (no bound deciding) by the
+ * leading iterations (sat_b), and stamps the variables those iterations fixed. */
 static void maxmin_solve(lmm_system *s) {
   double min_level = init_lights(s);
-  lmm_st_nl += s->n_lights;
-  s->first_sat = s->n_sat_cnsts == 1 ? s->lights[s->sat_cnsts[0]].cnst : NULL;
+  int it = 0, by_bound, lead = 1; /* lead: every iteration so far saturated one alone */
+  s->n_sat_b = 0;
   saturated_var_update(s);
-  int first = 1, by_bound;
   do {
-    size_t n = fix_saturated(s, min_level, &by_bound);
-    if (first && by_bound)
-      s->first_sat = NULL;
-    if (first)
-      s->n_first = n;
-    first = 0;
-    lmm_st_iters++; lmm_st_lights += s->n_lights;
+    lead = lead && it < GRP_K && s->n_sat_cnsts == 1;
+    lmm_cnst *b = lead ? s->lights[s->sat_cnsts[0]].cnst : NULL;
+    fix_saturated(s, min_level, &by_bound, lead ? it : -1);
+    lead = lead && !by_bound;
+    if (lead)
+      s->sat_b[s->n_sat_b++] = b;
+    it++;
     min_level = next_level(s);
     saturated_var_update(s);
   } while (s->n_lights > 0);
@@ -1075,7 +1206,6 @@ void lmm_solve(lmm_system *s) {
   if (s->mod_head) {
     maxmin_solve(s);
     collect_modified(s);
-    lmm_st_solves++; lmm_st_out += s->n_out;
     if (s->exact && !s->grp_on)
       grp_form(s);
   }

@@ -87,14 +87,17 @@ void lmm_solve(lmm_system *s);
  * meanwhile are skipped. */
 lmm_var *lmm_next_modified(lmm_system *s);
 
-/* Exact mode's group (see lmm.c): when one constraint B is the first and only bottleneck
- * of a large component, its variables form a group whose values are all
- * lmm_group_level(s) / penalty; enabling or freeing a variable of the group then costs
- * O(its constraints), not O(component), and the other variables of the group are NOT
- * listed by lmm_next_modified although their values change with the level (the caller
- * tracks them through the level). lmm_var_grouped tells whether v is in the group now
- * (a listed variable may have joined or left it); lmm_group_level is 0 with no group. */
-int lmm_var_grouped(const lmm_var *v);
-double lmm_group_level(const lmm_system *s);
+/* Exact mode's group (see lmm.c): when the first filling iterations of a large component
+ * each saturate one constraint alone (B_0, B_1, ... at levels m_0 < m_1 < ...) and fix
+ * every variable, the component becomes a group whose variables of level k all have
+ * value lmm_group_level(s, k) / penalty; enabling or freeing one of its variables then
+ * costs O(its constraints + levels^2), not O(component), and the other variables of the
+ * group are NOT listed by lmm_next_modified although their values change with the levels
+ * (the caller tracks them through the levels). lmm_var_group gives v's level now, -1 when
+ * v is not in the group (a listed variable may have joined, left or changed level);
+ * lmm_group_level is 0 for a level that does not exist. */
+#define LMM_GROUP_LEVELS 4 /* most levels of a group */
+int lmm_var_group(const lmm_var *v);
+double lmm_group_level(const lmm_system *s, int k);
 
 #endif

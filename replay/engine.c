@@ -8,8 +8,18 @@
  * first brought up to date at their old rate. This is SimGrid's lazy update, with its
  * precision rules (surf/precision between dates, maxmin x surf precision on amounts).
  *
+ * The solver's group (lmm.c: flows whose rate is m_k / p x factor for the level m_k of
+ * their bottleneck) is followed through one virtual clock per level instead: phi_k, the
+ * integral of m_k over time. A flow entering level k with remaining work r at phi0
+ * completes when phi_k reaches phi0 + r p / factor whatever m_k does meanwhile, so each
+ * level has its own heap keyed by that value and a single stand-in (gact) in the main
+ * heap at the real date of its first completion; a change of the levels costs one heap
+ * update per level, not one per flow. A flow leaving the group (or changing level) gets
+ * its remaining work back from phi.
+ *
  * Cost: O(log n) per heap update; per step, the solver's cost for the touched
- * component plus O(k log n) for its k recomputed variables. */
+ * component plus O(k log n) for its k recomputed variables (group flows: O(log n) for
+ * the ones that join or leave). Actions are recycled through a free list. */
 #include "engine.h"
 
 #include "lmm.h"
@@ -21,12 +31,13 @@
 #include <string.h>
 
 enum { K_FLOW, K_EXEC, K_SLEEP, K_GROUP };
+#define ACT_CHUNK 256 /* actions per allocated block */
 enum { S_LATENCY, S_RUNNING };
 
 struct eng_act {
   uint8_t kind;       /* K_FLOW, K_EXEC, K_SLEEP */
   uint8_t state;      /* S_LATENCY while a flow pays its latency, else S_RUNNING */
-  uint8_t in_group;   /* in the group heap: rate = group level x factor / gpen */
+  int8_t grp;         /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
   int32_t host;       /* K_EXEC: the host */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
@@ -55,6 +66,14 @@ typedef struct aheap {
   size_t n, cap; /* length and capacity */
 } aheap;
 
+typedef struct egroup {
+  aheap heap;      /* the level's actions, by completion virtual time */
+  eng_act gact;    /* stands in the main heap for the level's first completion */
+  double phi;      /* virtual time: integral of the level up to phi_t */
+  double phi_t;    /* date at which phi was last brought up to date */
+  double level;    /* level used since phi_t (0: none) */
+} egroup;
+
 struct eng {
   platform *plat;
   const config *cfg;
@@ -68,13 +87,12 @@ struct eng {
   double now;
   uint64_t seq;
   int lifo;        /* tir/lifo-ties: reverse the order of equal dates */
-  aheap heap;      /* running actions by completion date (and gact) */
-  aheap group;     /* the solver group's actions, by completion virtual time */
-  eng_act gact;    /* stands in the heap for the group's first completion */
-  double phi;      /* virtual time: integral of the group level up to phi_t */
-  double phi_t;    /* date at which phi was last brought up to date */
-  double glevel;   /* group level used since phi_t (0: no group) */
+  aheap heap;      /* running actions by completion date (and the groups' stand-ins) */
+  egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
   int pending;
+  eng_act *spare;  /* recycled actions, linked through their ctx field */
+  eng_act **chunks; /* every block of actions allocated, freed by eng_free */
+  size_t nchunks, chunks_cap; /* their count and capacity */
   route_entry *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
   plat_route scratch;
@@ -156,8 +174,11 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
   e->lifo = c->lifo_ties;
-  e->gact.kind = K_GROUP;
-  e->gact.heap_idx = SIZE_MAX;
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    e->grp[k].gact.kind = K_GROUP;
+    e->grp[k].gact.host = k;
+    e->grp[k].gact.heap_idx = SIZE_MAX;
+  }
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);
@@ -182,12 +203,11 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e) {
   if (!e)
     return;
-  for (size_t i = 0; i < e->heap.n; i++)
-    if (e->heap.v[i] != &e->gact)
-      free(e->heap.v[i]);
-  for (size_t i = 0; i < e->group.n; i++)
-    free(e->group.v[i]);
-  free(e->group.v);
+  for (size_t i = 0; i < e->nchunks; i++)
+    free(e->chunks[i]); /* every action, running or recycled */
+  free(e->chunks);
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++)
+    free(e->grp[k].heap.v);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].links);
@@ -216,10 +236,22 @@ void eng_set_host_observer(eng *e, eng_host_fn fn, void *ctx) {
 }
 
 static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
-  eng_act *a = x_calloc(1, sizeof *a);
+  if (!e->spare) { /* a chunk of ACT_CHUNK actions onto the spare list */
+    eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
+    x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
+    e->chunks[e->nchunks++] = chunk;
+    for (size_t i = ACT_CHUNK; i-- > 0;) {
+      chunk[i].ctx = e->spare;
+      e->spare = &chunk[i];
+    }
+  }
+  eng_act *a = e->spare;
+  e->spare = a->ctx;
+  memset(a, 0, sizeof *a);
   a->kind = (uint8_t)kind;
   a->state = S_RUNNING;
   a->host = -1;
+  a->grp = -1;
   a->factor = 1.0;
   a->last_update = e->now;
   a->seq = e->seq++;
@@ -357,47 +389,69 @@ static void update_remains(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-/* ====== the group: actions whose rate is the solver's group level x factor / penalty ======
- * Their progress is tracked through the virtual time phi (the integral of the level):
- * an action entering with remains r at virtual time phi completes at phi + r * p / factor,
- * whatever the level does meanwhile, so a change of the level costs one heap update (the
- * group's stand-in gact), not one per action. */
+/* ====== the group: actions whose rate is a level of the solver's group x factor / penalty
+ * (see the file comment: one virtual clock, heap and stand-in per level) ====== */
 
-/* Brings phi up to now at the level used since phi_t. */
+/* Brings every level's phi up to now at the level used since phi_t. */
 static void group_advance(eng *e) {
-  e->phi += e->glevel * (e->now - e->phi_t);
-  e->phi_t = e->now;
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    egroup *g = &e->grp[k];
+    g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0; /* rebase when empty */
+    g->phi_t = e->now;
+  }
 }
 
-static void group_enter(eng *e, eng_act *a, const lmm_var *v) {
+static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
+  egroup *g = &e->grp[k];
   update_remains(e, a);
   heap_remove(e, &e->heap, a);
-  a->in_group = 1;
+  a->grp = (int8_t)k;
   a->gpen = lmm_var_penalty(v);
-  heap_update(e, &e->group, a, e->phi + a->remains * a->gpen / a->factor);
+  heap_update(e, &g->heap, a, g->phi + a->remains * a->gpen / a->factor);
 }
 
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
 static void group_leave(eng *e, eng_act *a) {
-  heap_remove(e, &e->group, a);
-  a->in_group = 0;
-  a->remains = (a->date - e->phi) * a->factor / a->gpen;
+  egroup *g = &e->grp[a->grp];
+  heap_remove(e, &g->heap, a);
+  a->grp = -1;
+  a->remains = (a->date - g->phi) * a->factor / a->gpen;
   if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
     a->remains = 0;
   a->last_update = e->now;
 }
 
-/* Puts gact in the heap at the real date of the group's first completion (seq: that
- * action's, so that ties with other actions keep the order of a plain heap). */
-static void group_schedule(eng *e) {
-  if (e->group.n == 0 || e->glevel <= 0) {
-    heap_remove(e, &e->heap, &e->gact);
+/* Puts level k's stand-in in the heap at the real date of its first completion (seq:
+ * that action's, so that ties with other actions keep the order of a plain heap). */
+static void group_schedule(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  if (g->heap.n == 0 || g->level <= 0) {
+    heap_remove(e, &e->heap, &g->gact);
     return;
   }
-  eng_act *top = e->group.v[0];
-  e->gact.seq = top->seq;
-  double dt = (top->date - e->phi) / e->glevel;
-  heap_update(e, &e->heap, &e->gact, e->phi_t + (dt > 0 ? dt : 0));
+  eng_act *top = g->heap.v[0];
+  g->gact.seq = top->seq;
+  double dt = (top->date - g->phi) / g->level;
+  heap_update(e, &e->heap, &g->gact, g->phi_t + (dt > 0 ? dt : 0));
+}
+
+/* A recomputed variable: into, out of or across the group's levels, or a new rate. */
+static void update_action(eng *e, eng_act *a, const lmm_var *v) {
+  int k = lmm_var_group(v);
+  if (k >= 0 && a->grp == k)
+    return; /* followed through the level */
+  if (a->grp >= 0)
+    group_leave(e, a);
+  if (k >= 0) {
+    group_enter(e, a, v, k);
+    return;
+  }
+  update_remains(e, a);
+  a->rate = lmm_var_value(v) * a->factor;
+  if (a->rate > 0)
+    heap_update(e, &e->heap, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
+  else
+    heap_remove(e, &e->heap, a);
 }
 
 static void reschedule(eng *e) {
@@ -405,46 +459,36 @@ static void reschedule(eng *e) {
   lmm_solve(e->sys);
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
-    if (a->state != S_RUNNING || lmm_var_penalty(v) <= 0)
-      continue;
-    if (lmm_var_grouped(v)) {
-      if (!a->in_group)
-        group_enter(e, a, v);
-      continue;
-    }
-    if (a->in_group)
-      group_leave(e, a);
-    update_remains(e, a);
-    a->rate = lmm_var_value(v) * a->factor;
-    if (a->rate > 0)
-      heap_update(e, &e->heap, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
-    else
-      heap_remove(e, &e->heap, a);
+    if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
+      update_action(e, a, v);
   }
-  e->glevel = lmm_group_level(e->sys);
-  group_schedule(e);
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    e->grp[k].level = lmm_group_level(e->sys, k);
+    group_schedule(e, k);
+  }
 }
 
 static void finish(eng *e, eng_act *a) {
   if (a->kind == K_EXEC && e->host_fn)
     e->host_fn(e->host_ctx, a->host, e->now);
-  if (a->in_group)
-    heap_remove(e, &e->group, a);
+  if (a->grp >= 0)
+    heap_remove(e, &e->grp[a->grp].heap, a);
   if (a->var)
     lmm_var_free(e->sys, a->var);
   e->pending--;
   if (a->done)
     a->done(a->ctx, a);
-  free(a);
+  a->ctx = e->spare; /* recycled: linked through ctx */
+  e->spare = a;
 }
 
-/* The group's first action is due: it completes, gact moves on to the next one. */
-static void group_pop(eng *e) {
-  eng_act *a = e->group.v[0];
-  heap_remove(e, &e->group, a);
-  a->in_group = 0;
+/* Level k's first action is due: it completes, the stand-in moves on to the next one. */
+static void group_pop(eng *e, int k) {
+  eng_act *a = e->grp[k].heap.v[0];
+  heap_remove(e, &e->grp[k].heap, a);
+  a->grp = -1;
   a->remains = 0;
-  group_schedule(e);
+  group_schedule(e, k);
   finish(e, a);
 }
 
@@ -457,8 +501,8 @@ int eng_step(eng *e) {
     e->now = next;
   while (e->heap.n > 0 && fabs(e->heap.v[0]->date - e->now) < e->cfg->surf_precision) {
     eng_act *a = e->heap.v[0];
-    if (a == &e->gact) {
-      group_pop(e);
+    if (a->kind == K_GROUP) {
+      group_pop(e, a->host);
       continue;
     }
     heap_remove(e, &e->heap, a);

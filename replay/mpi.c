@@ -81,12 +81,21 @@ static uint64_t box_key(int dst, int src, int tag, int comm) {
   return (k ^ ((uint64_t)(uint32_t)comm << 52) ^ ((uint64_t)(uint32_t)comm * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull | 1;
 }
 
+/* Home slot of key in a table of cap (a power of two) slots. The key is a product, whose
+ * low bits depend only on the low bits of (dst, src, tag): fold the high bits in. */
+static size_t box_slot(uint64_t key, size_t cap) {
+  key ^= key >> 33;
+  key *= 0xFF51AFD7ED558CCDull;
+  key ^= key >> 33;
+  return (size_t)key & (cap - 1);
+}
+
 static void rehash(mpi_world *w) {
   size_t ncap = w->cap ? 2 * w->cap : 1024;
   mbox *nb = x_calloc(ncap, sizeof *nb);
   for (size_t i = 0; i < w->cap; i++)
     if (w->boxes[i].key) {
-      size_t j = (size_t)(w->boxes[i].key >> 7) & (ncap - 1);
+      size_t j = box_slot(w->boxes[i].key, ncap);
       while (nb[j].key)
         j = (j + 1) & (ncap - 1);
       nb[j] = w->boxes[i];
@@ -100,7 +109,7 @@ static mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
   if (2 * (w->nboxes + 1) > w->cap)
     rehash(w);
   uint64_t key = box_key(dst, src, tag, comm);
-  size_t j = (size_t)(key >> 7) & (w->cap - 1);
+  size_t j = box_slot(key, w->cap);
   for (;; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
     if (!b->key) {
