@@ -4,7 +4,7 @@
 . "${top_srcdir:-.}/test/mpi/setup.sh"
 [ -n "$MPIFC" ] || { echo "SKIP: no MPI Fortran compiler"; exit 77; }
 libdir=$(dirname "$lib")
-FFLAGS="-O1 -w"
+FFLAGS="-O1 -w -J$tmp"  # -J: the module file (expect.mod) goes to the temporary folder
 "$MPIFC" -fallow-argument-mismatch -o "$tmp/t.o" -c /dev/null -x f95 >/dev/null 2>&1 && FFLAGS="$FFLAGS -fallow-argument-mismatch"
 "$MPIFC" $FFLAGS -o "$tmp/calls_f" "$here/calls_f.F90" -L"$libdir" -Wl,-rpath,"$libdir" -ltirtrace ||
   fail "cannot compile calls_f.F90 with -ltirtrace"
