@@ -141,20 +141,6 @@ void energy_report_json(const energy *en, FILE *out) {
 
 /* ====== power over time ====== */
 
-/* A host name as one CSV field (quoted when it holds a comma, quote or newline). */
-static void csv_str(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 int energy_write_power_trace(const energy *en, const char *path, char *err, size_t errlen) {
   if (!en->keep_log)
@@ -169,7 +155,7 @@ int energy_write_power_trace(const energy *en, const char *path, char *err, size
     if (r->host < 0)
       continue;
     fprintf(f, "%.17g,", r->t);
-    csv_str(f, en->hosts[r->host].name);
+    output_csv_field(f, en->hosts[r->host].name);
     fprintf(f, ",%.17g\n", r->w);
   }
   return output_commit(f, tmp, path, 0, err, errlen);

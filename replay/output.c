@@ -57,6 +57,22 @@ int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *e
   return bad ? -1 : 0;
 }
 
+void output_csv_field(FILE *f, const char *s) {
+  if (!s)
+    return;
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && !strcmp(s + n - m, suffix);

@@ -14,6 +14,10 @@ FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen);
  * "PATH: reason" in err. Frees tmp_path. */
 int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *err, size_t errlen);
 
+/* Writes s as one CSV field (RFC 4180: quoted when it holds a comma, quote or newline);
+ * NULL writes an empty field. */
+void output_csv_field(FILE *f, const char *s);
+
 /* Writes the report of res to path: JSON if it ends in .json, CSV if .csv. */
 struct energy;
 /* en: the energy model when energy is on (NULL otherwise). */

@@ -8,27 +8,12 @@
  *          the sender posted it.
  * Rows are written as intervals end (so they are in order of end time), nothing is
  * kept in memory. Times are seconds printed with 17 significant digits (exact). */
+#include "output.h"
 #include "timeline_impl.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-/* Writes s as a CSV field (quoted when it holds a comma, quote or newline). */
-static void field(FILE *f, const char *s) {
-  if (!s)
-    return;
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"')
-      fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
 
 static void opt_int(FILE *f, int64_t v) {
   fputc(',', f);
@@ -41,9 +26,9 @@ static void start(timeline *t) { fputs("type,rank,host,start,end,state,region,pe
 static void state(timeline *t, const tl_state *s) {
   FILE *f = t->out;
   fprintf(f, "state,%d,", s->rank);
-  field(f, tl_host_name(t, s->rank));
+  output_csv_field(f, tl_host_name(t, s->rank));
   fprintf(f, ",%.17g,%.17g,%s,", s->start, s->end, trace_op_name(s->op));
-  field(f, s->region);
+  output_csv_field(f, s->region);
   opt_int(f, s->peer);
   opt_int(f, s->bytes);
   opt_int(f, s->tag);
@@ -53,7 +38,7 @@ static void state(timeline *t, const tl_state *s) {
 static void message(timeline *t, const tl_msg *m) {
   FILE *f = t->out;
   fprintf(f, "message,%d,", m->src);
-  field(f, tl_host_name(t, m->src));
+  output_csv_field(f, tl_host_name(t, m->src));
   fprintf(f, ",%.17g,%.17g,,,%d,%" PRId64 ",%d,%.17g\n", m->start, m->end, m->dst, m->bytes, m->tag, m->posted);
 }
 
