@@ -13,6 +13,7 @@ compare "$tmp/t1" "$tmp/e1" 4
 [ "$(meta "$tmp/t1" unexpressed.MPI_Alltoallw)" = 4 ] || fail "MPI_Alltoallw not counted as unexpressed"
 grep -q 'MPI_Alltoallw x4' "$tmp/log1" || fail "the unexpressed calls are not reported at finalize"
 [ "$(cat "$tmp/t1/index")" = "$(printf 'rank-%05d.tit.gz\n' 0 1 2 3)" ] || fail "bad index"
+replay_tir "$tmp/t1"
 
 TIR_SIMGRID=1 run_np 4 "$tirtrace" -o "$tmp/t2" --simgrid-compatible --no-compress -- "$tmp/calls" "$tmp/e2" \
   >"$tmp/log2" 2>&1 || { cat "$tmp/log2"; fail "traced run (--simgrid-compatible) failed"; }

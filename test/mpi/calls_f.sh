@@ -17,6 +17,8 @@ compare "$tmp/t1" "$tmp/e1" 4
 run_np 4 "$tirtrace" -o "$tmp/t2" -- "$tmp/calls_fp" "$tmp/e2" >"$tmp/log2" 2>&1 ||
   { cat "$tmp/log2"; fail "preloaded run failed"; }
 compare "$tmp/t2" "$tmp/e2" 4
+replay_tir "$tmp/t1"
+replay_tir "$tmp/t2"
 TIR_SIMGRID=1 run_np 4 "$tirtrace" -o "$tmp/t3" --simgrid-compatible --no-compress -- "$tmp/calls_fp" "$tmp/e3" \
   >"$tmp/log3" 2>&1 || { cat "$tmp/log3"; fail "preloaded run (--simgrid-compatible) failed"; }
 compare "$tmp/t3" "$tmp/e3" 4

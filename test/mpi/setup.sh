@@ -54,6 +54,16 @@ compare() {
 # meta DIR KEY: the value of KEY in DIR/trace.meta
 meta() { sed -n "s/^$2 = //p" "$1/trace.meta"; }
 
+# replay_tir DIR: tir-replay replays the trace (tir's format: gzip, communicators,
+# non-blocking collectives, probes, regions) on the 4-node test cluster
+replay_tir() {
+  tir=$top_builddir/replay/tir-replay
+  [ -x "$tir" ] || fail "no $tir"
+  out=$("$tir" -q -p "$here/cluster4.xml" -H "$here/hostfile4" "$1/index" 2>&1) ||
+    { echo "$out"; fail "tir-replay could not replay $1"; }
+  echo "ok: tir-replay replays it: $out"
+}
+
 # replay_simgrid DIR N: SimGrid 3.32 replays the (plain, SimGrid-compatible) trace
 replay_simgrid() {
   oracle=$top_srcdir/test/simgrid-oracle
