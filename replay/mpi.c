@@ -39,6 +39,8 @@ struct mpi_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
+  mpi_req *spare; /* released requests for reuse, linked through next: one malloc per
+                     request ever alive at once instead of one per request posted */
 };
 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
@@ -71,6 +73,11 @@ void mpi_free(mpi_world *w) {
     if (w->boxes[i].key)
       free_queue(w, w->boxes[i].head);
   free(w->boxes);
+  while (w->spare) {
+    mpi_req *n = w->spare->next;
+    free(w->spare);
+    w->spare = n;
+  }
   free(w);
 }
 
@@ -188,7 +195,11 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
 }
 
 static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
-  mpi_req *r = x_calloc(1, sizeof *r);
+  mpi_req *r = w->spare;
+  if (r)
+    w->spare = r->next;
+  else
+    r = x_malloc(sizeof *r);
   *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = eng_now(w->e)};
   return r;
@@ -258,7 +269,8 @@ void mpi_req_release(mpi_world *w, mpi_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     mpi_req_release(w, r->children[i]);
   free(r->children);
-  free(r);
+  r->next = w->spare;
+  w->spare = r;
 }
 
 double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {

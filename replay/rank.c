@@ -42,7 +42,8 @@ enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
 /* ====== program building ====== */
 
 static rop *push(rank *r, int kind) {
-  x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
+  if (r->nops == r->ops_cap) /* the call only when full: push runs once per rop */
+    x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
   rop *o = &r->ops[r->nops++];
   memset(o, 0, sizeof *o);
   o->kind = (uint8_t)kind;
@@ -144,11 +145,15 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
                 a->comm ? "the communicator" : "MPI_COMM_WORLD", a->text);
     return;
   }
-  for (int k = 0; k < cm->size; k++)
-    x->scratch[k] = x->host_of[cm->members[k]];
+  const int *node_of = x->host_of; /* world: members are 0..np-1, no O(np) copy per call */
+  if (cm->id != 0) {
+    for (int k = 0; k < cm->size; k++)
+      x->scratch[k] = x->host_of[cm->members[k]];
+    node_of = x->scratch;
+  }
   r->push_comm = cm->id;
   coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
-                 .count = a->count, .node_of = x->scratch};
+                 .count = a->count, .node_of = node_of};
   c.dtsize = dtsize(x, a->dtype);
   c.sbytes = nbytes(x, a->count, a->dtype);
   c.rbytes = c.sbytes;
@@ -310,9 +315,12 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int 
       return &r->store[i];
   if (!create)
     return NULL;
+  size_t old = r->store_cap;
   x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
+  if (r->store_cap > old) /* entries past nstore keep their reqs buffer for reuse */
+    memset(r->store + old, 0, (r->store_cap - old) * sizeof *r->store);
   store_list *l = &r->store[r->nstore++];
-  memset(l, 0, sizeof *l);
+  l->n = 0;
   l->src = src;
   l->dst = dst;
   l->tag = tag;
@@ -322,7 +330,8 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int 
 
 static void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
   store_list *l = store_find(r, src, dst, tag, comm, 1);
-  x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
+  if (l->n == l->cap)
+    x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
   l->reqs[l->n++] = q;
 }
 
@@ -334,9 +343,10 @@ static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *fou
     return NULL;
   mpi_req *q = l->reqs[0];
   memmove(l->reqs, l->reqs + 1, (l->n - 1) * sizeof *l->reqs);
-  if (--l->n == 0) { /* remove the key, as SimGrid does when a list empties */
-    free(l->reqs);
+  if (--l->n == 0) { /* remove the key, as SimGrid does when a list empties (its */
+    store_list gone = *l; /* buffer moves past nstore, for the next key) */
     *l = r->store[--r->nstore];
+    r->store[r->nstore] = gone;
   }
   return q;
 }
@@ -357,7 +367,7 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
       x_grow(&r->wl, &r->wl_cap, r->nwl + 1, sizeof *r->wl);
       r->wl[r->nwl++] = l->reqs[k];
     }
-    free(l->reqs);
+    l->n = 0; /* its buffer stays, for the next key */
   }
   r->nstore = 0;
 }
@@ -427,31 +437,33 @@ static int wait_cur(replay_ctx *x, rank *r) {
   return 1;
 }
 
-/* Waitall over v[0..n) as SimGrid's loop of waitany: finish the first completed
- * request in order (paying its receive overhead), until none is left. */
-static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
+/* Waitall over v[0..*n) as SimGrid's loop of waitany: finish the first completed
+ * request in order (paying its receive overhead), until none is left. One pass: finishing
+ * a request changes no other's state and takes no simulated time unless it sleeps, so
+ * the next waitany would find the same unfinished ones before it. The finished ones are
+ * dropped (order kept, *n updated): a root waiting on np requests rescans only the
+ * pending ones at each wake-up, not O(np) finished slots. */
+static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
   r->phase = 0;
-  for (;;) {
-    size_t i, left = 0;
-    for (i = 0; i < n; i++) {
-      if (!v[i])
-        continue;
-      left++;
-      if (mpi_req_done(v[i]))
-        break;
+  size_t j = 0;
+  for (size_t i = 0; i < *n; i++) {
+    mpi_req *q = v[i];
+    if (!q)
+      continue;
+    if (!mpi_req_done(q)) {
+      v[j++] = q;
+      continue;
     }
-    if (i == n) {
-      if (left == 0)
-        return 1;
-      return block_wait(x, r);
-    }
-    double ov = finish_req(x, v[i]);
-    v[i] = NULL;
+    double ov = finish_req(x, q);
     if (ov > 0) {
+      memmove(v + j, v + i + 1, (*n - i - 1) * sizeof *v);
+      *n = j + (*n - i - 1);
       r->phase = 1;
       return sleep_for(x, r, ov);
     }
   }
+  *n = j;
+  return j == 0 ? 1 : block_wait(x, r);
 }
 
 /* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */
@@ -582,9 +594,11 @@ static int step(replay_ctx *x, rank *r, rop *o) {
   case OP_WAITEACH: {
     mpi_req **v = r->slots + r->wait_from;
     size_t n = r->nslots - r->wait_from;
-    int done = o->kind == OP_WAITALL ? wait_all(x, r, v, n) : wait_each(x, r, v, n);
+    int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
     if (done)
       r->nslots = r->wait_from = 0;
+    else /* wait_all dropped the finished requests */
+      r->nslots = r->wait_from + n;
     return done;
   }
   case OP_WAIT_SLOT:
@@ -610,7 +624,7 @@ static int step(replay_ctx *x, rank *r, rop *o) {
   case OP_WAITALL_END:
     if (r->phase == 0 && r->nwl == 0)
       store_drain(x, r, o->kind == OP_WAITALL_END);
-    if (wait_all(x, r, r->wl, r->nwl)) {
+    if (wait_all(x, r, r->wl, &r->nwl)) {
       r->nwl = 0;
       return 1;
     }
@@ -779,7 +793,7 @@ void rank_free(rank *r) {
   free(r->ops);
   free(r->slots);
   free(r->wl);
-  for (size_t i = 0; i < r->nstore; i++)
+  for (size_t i = 0; i < r->store_cap; i++) /* past nstore: kept buffers, or NULL */
     free(r->store[i].reqs);
   free(r->store);
   free(r->vbytes);

@@ -294,7 +294,8 @@ static int split(trace_parser *p, const char *s, size_t n) {
     p->tok = x_malloc(p->cap);
     p->text = x_malloc(p->cap);
   }
-  x_grow(&p->argv, &p->argcap, n / 2 + 2, sizeof *p->argv); /* tokens <= (n + 1) / 2 */
+  if (p->argcap < n / 2 + 2) /* tokens <= (n + 1) / 2 */
+    x_grow(&p->argv, &p->argcap, n / 2 + 2, sizeof *p->argv);
   if (memchr(s, '\0', n))
     return split_slow(p, s, n);
   char *q = p->tok;
@@ -459,7 +460,13 @@ static int f_count(trace_parser *p, int k, const char *name, count_range r, int6
                    char *err, size_t errlen) {
   const char *s = arg(p, k), *txt;
   double d, lo, hi;
-  if (parse_double(s, &d) < 0)
+  size_t n = 0;
+  uint64_t u = 0;
+  while (n < 16 && s[n] >= '0' && s[n] <= '9')
+    u = u * 10 + (uint64_t)(s[n++] - '0');
+  if (n > 0 && n < 16 && s[n] == '\0') /* plain digits: what strtod gives, exactly (< 2^53) */
+    d = (double)u;
+  else if (parse_double(s, &d) < 0)
     return perr(p, err, errlen, "%s %s must be a number, got '%s'", p->kw, name, s);
   double v = trunc(d);
   range_of(r, &lo, &hi, &txt);

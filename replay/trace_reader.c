@@ -1,8 +1,9 @@
 /* trace_reader.c - streams the actions of every rank out of a trace set (trace.h).
  *
  * A trace set is a list of files: one shared by all ranks, or one per rank. Each file is
- * read through its own zlib stream (gzread reads gzip and plain files alike) into a
- * buffer that holds the decompressed bytes not yet consumed; a line is handed out as a
+ * read into a buffer that holds the decompressed bytes not yet consumed: a gzip file
+ * (magic bytes 1f 8b) through its own zlib stream, any other file with plain read(2), as
+ * zlib's state, inflate state and buffers cost ~13 KB per open stream (per rank); a line is handed out as a
  * pointer into that buffer and copied by the rank's parser, which owns the action from
  * then on. The buffer grows only to hold the longest line (capped at MAX_LINE), so a
  * per-rank replay uses O(ranks) memory whatever the trace length. Streams are opened on
@@ -19,22 +20,28 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <zlib.h>
 
 #define MAX_LINE (64u << 20) /* longer lines are an error (a binary file, most likely) */
 #define BUF_MAX (128u << 10) /* per-stream buffer when few files are open at once... */
-#define BUF_MIN (4u << 10)   /* ...and its floor when many are */
-#define BUF_BUDGET (4u << 20) /* buffer bytes shared by all streams of a set: with every
+#define BUF_MIN (1u << 10)   /* ...and its floor when many are (grown for a longer line) */
+#define GZ_MIN (4u << 10)    /* floor of a gzip stream's buffers (zlib inflates in chunks of
+                                half of it): smaller ones slow decompression down */
+#define BUF_BUDGET (2u << 20) /* buffer bytes shared by all streams of a set: with every
                                  per-rank stream open at once, the peak RSS grows with it
                                  (zlib's buffers are sized from it too); 4 MiB instead of
-                                 64 cut 2,048 ranks from 85 to 53 MB at the same speed */
+                                 64 cut 2,048 ranks from 85 to 53 MB at the same speed, and
+                                 2 MiB with a 1 KiB floor for plain files 1,024 ranks from
+                                 19 to 17 MB (plain reads are one read(2) per 1 KiB) */
 
 /* Warning kinds of the reader (bits 8 and up of trace_set.warned; the parser has 0-7). */
 #define W_NOT_MINE (1u << 8)  /* per-rank file: line of another rank skipped */
@@ -45,7 +52,9 @@ enum { S_NEW, S_OPEN, S_END, S_FAILED };
 
 typedef struct tstream {
   char *path;      /* file as opened (resolved against the index's folder or the cwd) */
-  gzFile gz;       /* open stream (state S_OPEN only) */
+  gzFile gz;       /* open gzip stream (state S_OPEN, gzip file, data left) */
+  int fd;          /* open plain file (state S_OPEN, not gzip, data left), else -1 */
+  uint64_t nread;  /* bytes read so far from a plain file */
   char *buf;       /* decompressed bytes; [beg, end) not consumed yet */
   size_t cap, beg, end;
   size_t want;     /* buffer size to allocate on opening */
@@ -103,10 +112,39 @@ static void twarn(trace_set *t, unsigned kind, const char *fmt, ...) {
  * Streams: lines out of a gzip or plain file
  * ==================================================================================== */
 
+/* 1 while s has a file open that may still hold data (gzip or plain). */
+static int stream_live(const tstream *s) { return s->gz != NULL || s->fd >= 0; }
+
+/* Opens fd as a zlib stream when it starts with the gzip magic bytes; otherwise keeps it
+ * for plain reads. Returns 0, or -1 with errno set (fd closed). */
+static int stream_attach(tstream *s, int fd) {
+  unsigned char m[2];
+  ssize_t k = pread(fd, m, sizeof m, 0);
+  if (k == 2 && m[0] == 0x1f && m[1] == 0x8b) { /* reopened by name: zlib's messages */
+    close(fd);                                   /* then start with the path */
+    errno = 0;
+    s->gz = gzopen(s->path, "rb");
+  } else if (k < 0) { /* not seekable (a pipe): let zlib sniff it */
+    s->gz = gzdopen(fd, "rb");
+    if (!s->gz)
+      close(fd);
+    errno = 0;
+  } else {
+    s->fd = fd;
+    return 0;
+  }
+  if (!s->gz)
+    return -1;
+  if (s->want < GZ_MIN)
+    s->want = GZ_MIN;
+  gzbuffer(s->gz, (unsigned)(s->want / 2));
+  return 0;
+}
+
 static int stream_open(tstream *s, char *err, size_t errlen) {
   errno = 0;
-  s->gz = gzopen(s->path, "rb");
-  if (!s->gz) {
+  int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || stream_attach(s, fd) < 0) {
     s->state = S_FAILED;
     if (errno == EMFILE || errno == ENFILE)
       return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path,
@@ -114,7 +152,6 @@ static int stream_open(tstream *s, char *err, size_t errlen) {
     return x_err(err, errlen, "%s: cannot open: %s", s->path,
                  errno ? strerror(errno) : "out of memory");
   }
-  gzbuffer(s->gz, (unsigned)(s->want / 2));
   s->cap = s->want;
   s->buf = x_malloc(s->cap);
   s->beg = s->end = 0;
@@ -126,6 +163,9 @@ static void stream_close(tstream *s, int state) {
   if (s->gz)
     gzclose_r(s->gz);
   s->gz = NULL;
+  if (s->fd >= 0)
+    close(s->fd);
+  s->fd = -1;
   free(s->buf);
   s->buf = NULL;
   s->cap = s->beg = s->end = 0;
@@ -144,10 +184,25 @@ static int stream_error(tstream *s, int errnum, const char *msg, char *err, size
     size_t n = strlen(s->path); /* zlib prefixes its message with "PATH: " */
     if (msg && strncmp(msg, s->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
       msg += n + 2;
+    else if (msg && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ">: ")) /* gzdopen's name */
+      msg = strstr(msg, ">: ") + 3;
     x_err(err, errlen, "%s:%ld: corrupt gzip data (zlib: %s)", s->path, line, msg);
   }
   stream_close(s, S_FAILED);
   return -1;
+}
+
+/* read(2) from a plain file into the free end of the buffer (retrying on EINTR). */
+static int plain_read(tstream *s, size_t room, char *err, size_t errlen) {
+  ssize_t n;
+  do
+    n = read(s->fd, s->buf + s->end, room > INT_MAX ? INT_MAX : room);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return stream_error(s, Z_ERRNO, NULL, err, errlen);
+  s->end += (size_t)n;
+  s->nread += (uint64_t)n;
+  return (int)n;
 }
 
 /* Moves the unconsumed bytes to the front (growing the buffer when a line fills it),
@@ -169,6 +224,8 @@ static int stream_fill(tstream *s, char *err, size_t errlen) {
     s->buf = x_realloc(s->buf, s->cap);
   }
   size_t room = s->cap - s->end;
+  if (s->fd >= 0)
+    return plain_read(s, room, err, errlen);
   int n = gzread(s->gz, s->buf + s->end, (unsigned)(room > INT_MAX ? INT_MAX : room));
   int errnum = Z_OK;
   const char *msg = gzerror(s->gz, &errnum);
@@ -189,7 +246,7 @@ static int stream_getline(tstream *s, const char **line, size_t *len, int *last,
     return 0;
   for (;;) {
     char *b = s->buf + s->beg, *nl = memchr(b, '\n', s->end - s->beg);
-    if (nl || (s->gz == NULL && s->end > s->beg)) {
+    if (nl || (!stream_live(s) && s->end > s->beg)) {
       *line = b;
       *len = nl ? (size_t)(nl - b) : s->end - s->beg;
       *last = !nl;
@@ -197,7 +254,7 @@ static int stream_getline(tstream *s, const char **line, size_t *len, int *last,
       s->lineno++;
       return 1;
     }
-    if (s->gz == NULL) {
+    if (!stream_live(s)) {
       stream_close(s, S_END);
       return 0;
     }
@@ -205,8 +262,12 @@ static int stream_getline(tstream *s, const char **line, size_t *len, int *last,
     if (n < 0)
       return -1;
     if (n == 0) { /* end of data: hand out what is left, if anything, then close */
-      gzclose_r(s->gz);
+      if (s->gz)
+        gzclose_r(s->gz);
+      else
+        close(s->fd);
       s->gz = NULL;
+      s->fd = -1;
     }
   }
 }
@@ -215,6 +276,8 @@ static int stream_getline(tstream *s, const char **line, size_t *len, int *last,
 static uint64_t stream_consumed(const tstream *s) {
   if (s->state == S_END || s->state == S_FAILED)
     return s->size;
+  if (s->state == S_OPEN && s->fd >= 0)
+    return s->nread;
   if (s->state != S_OPEN || !s->gz)
     return s->state == S_OPEN ? s->size : 0;
   z_off_t off = gzoffset(s->gz);
@@ -242,7 +305,7 @@ static int64_t file_size(const char *path) {
 }
 
 static void stream_init(tstream *s, char *path, uint64_t size) {
-  *s = (tstream){.path = path, .size = size, .want = BUF_MAX, .state = S_NEW};
+  *s = (tstream){.path = path, .size = size, .want = BUF_MAX, .state = S_NEW, .fd = -1};
 }
 
 /* 1 when the first meaningful line of path reads "<number> <word>": a trace, not an
