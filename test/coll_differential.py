@@ -128,6 +128,18 @@ def run_case(args, tmp, kind, cfg, n, ppn, trace):
     return t, s, err
 
 
+def quirk(args, tmp, n, cfg, s):
+    """True when tir with SimGrid's selective-update marking (and either order of equal
+    dates) gives SimGrid's time: the difference is SimGrid's solver quirk, not tir's."""
+    for extra in (["--cfg=tir/simgrid-marking:yes"], ["--cfg=tir/simgrid-marking:yes", "--cfg=tir/lifo-ties:yes"]):
+        q = subprocess.run([args.tir, "-q", "-p", "p.xml", "-H", "hostlist", "-n", str(n), f"--cfg={cfg}"] + extra +
+                           ["index"], cwd=tmp, capture_output=True, text=True)
+        c = sim_time(q.stdout)
+        if c is not None and abs(c - s) <= max(1e-6 * abs(s), 5e-7):
+            return True
+    return False
+
+
 def algorithms(tir):
     """(kind, name) of every algorithm SimGrid also has, from tir-replay --list-algorithms."""
     out = subprocess.run([tir, "--list-algorithms"], capture_output=True, text=True).stdout
@@ -227,7 +239,7 @@ def main():
                 cases.append((kind, f"smpi/coll-selector:{sel}", None))
     if args.only:
         cases = [c for c in cases if re.search(args.only, c[0] + ":" + c[1])]
-    npass = nfail = 0
+    npass = nfail = nquirk = 0
     with tempfile.TemporaryDirectory() as tmp:
         for kind, cfg, name in cases:
             ppn = 1
@@ -244,6 +256,11 @@ def main():
             trace, desc = make_case(rng, kind, n, nbytes, ppn, name, mult)
             t, s, err = run_case(args, tmp, kind, cfg, n, ppn, trace)
             ok = not err and abs(t - s) <= max(1e-6 * abs(s), 5e-7)
+            if not ok and not err and quirk(args, tmp, n, cfg, s):
+                nquirk += 1
+                print(f"note {kind} {cfg} {desc}: tir {t} SimGrid {s}: SimGrid's selective-update quirk "
+                      "(--cfg=tir/simgrid-marking:yes gives SimGrid's time; doc/model.md)")
+                ok = True
             if ok:
                 npass += 1
             else:
@@ -251,6 +268,7 @@ def main():
                 print(f"FAIL {kind} {cfg} {desc}: tir {t} SimGrid {s} {err}")
                 if os.environ.get("KEEP"):
                     shutil.copytree(tmp, f"{os.environ['KEEP']}/fail{nfail}", dirs_exist_ok=True)
+    print(f"coll_differential: {nquirk} differences explained by SimGrid's selective-update quirk")
     print(f"coll_differential: {npass} passed, {nfail} failed, {npass + nfail} cases")
     return 1 if nfail else 0
 
