@@ -306,11 +306,12 @@ static int host_init(energy *en, const config *c, int i, char *err, size_t errle
   en_host *h = &en->hosts[i];
   h->name = ph->name;
   h->cores = ph->cores > 0 ? ph->cores : 1;
-  h->pstate = c->pstate >= 0 ? c->pstate : ph->pstate;
+  long ps = c->pstate >= 0 ? c->pstate : ph->pstate;
   h->last_rec = -1;
-  if (h->pstate >= ph->npstates)
-    return x_err(err, errlen, "%s: host %s: pstate %d does not exist (the host has %d pstate%s; host/pstate)",
-                 plat_source(en->plat), ph->name, h->pstate, ph->npstates, ph->npstates > 1 ? "s" : "");
+  if (ps >= ph->npstates)
+    return x_err(err, errlen, "%s: host %s: pstate %ld does not exist (the host has %d pstate%s; host/pstate)",
+                 plat_source(en->plat), ph->name, ps, ph->npstates, ph->npstates > 1 ? "s" : "");
+  h->pstate = (int)ps;
   int rc = en_profile_read(en->plat, i, h->pstate, &h->prof, err, errlen);
   if (rc < 0)
     return -1;

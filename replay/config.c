@@ -209,10 +209,7 @@ static int set_known(config *c, const key *k, const char *value, char *err, size
     long v = strtol(value, &end, 10);
     if (end == value || *end)
       return x_err(err, errlen, "%s: '%s' is not an integer", k->name, value);
-    if (k->off == OFF(pstate))
-      c->pstate = (int)v;
-    else
-      *(long *)f = v;
+    *(long *)f = v;
     return 0;
   }
   case K_BOOL:

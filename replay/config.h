@@ -48,7 +48,7 @@ typedef struct config {
   char coll_algo[16][48]; /* indexed by coll_kind (coll.h) */
   /* plugins */
   int host_energy; /* plugin:host_energy */
-  int pstate;      /* host/pstate (-1: each host's own) */
+  long pstate;     /* host/pstate (-1: each host's own) */
 } config;
 
 /* Fills c with the defaults (SimGrid 3.32 smpirun defaults). */

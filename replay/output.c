@@ -204,7 +204,7 @@ static void write_settings(FILE *f, const config *c) {
   for (int k = 0; k < COLL_NKINDS; k++)
     if (c->coll_algo[k][0])
       fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), json_str(f, c->coll_algo[k]);
-  fprintf(f, ",\n    \"plugin:host_energy\": %s,\n    \"host/pstate\": %d\n  },\n",
+  fprintf(f, ",\n    \"plugin:host_energy\": %s,\n    \"host/pstate\": %ld\n  },\n",
           c->host_energy ? "true" : "false", c->pstate);
 }
 

@@ -374,16 +374,11 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
 
 /* ====== blocking helpers ====== */
 
-static void act_done(void *ctx, eng_act *a) {
+/* Completion of the rank's execution or sleep: ready again, back in the run queue. */
+static void act_done_q(void *ctx, eng_act *a) {
   (void)a;
   rank *r = ctx;
   r->state = RS_READY;
-}
-
-/* Completion of the rank's execution or sleep: ready again, back in the run queue. */
-static void act_done_q(void *ctx, eng_act *a) {
-  rank *r = ctx;
-  act_done(ctx, a);
   replay_note_activity(r->x, r->id, OBS_IDLE);
   replay_enqueue(r->x, r->id);
 }

@@ -190,10 +190,11 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   int *pstates = x_malloc((size_t)nh * sizeof *pstates);
   for (int h = 0; h < nh; h++) {
     const plat_host *ph = plat_host_at(o->plat, h);
-    pstates[h] = o->cfg.pstate >= 0 ? o->cfg.pstate : ph->pstate;
-    if (pstates[h] >= ph->npstates) {
-      x_err(err, errlen, "host %s has %d pstate%s: pstate %d does not exist (host/pstate)", ph->name, ph->npstates,
-            ph->npstates > 1 ? "s" : "", pstates[h]);
+    long ps = o->cfg.pstate >= 0 ? o->cfg.pstate : ph->pstate;
+    pstates[h] = (int)(ps < ph->npstates ? ps : 0);
+    if (ps >= ph->npstates) {
+      x_err(err, errlen, "host %s has %d pstate%s: pstate %ld does not exist (host/pstate)", ph->name, ph->npstates,
+            ph->npstates > 1 ? "s" : "", ps);
       free(pstates);
       return -1;
     }
