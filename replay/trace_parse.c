@@ -54,6 +54,7 @@ struct trace_parser {
   const char *file;         /* file and line being parsed, for messages */
   long lineno;
   const char *kw;           /* keyword being parsed, for messages */
+  int fast;                 /* 1: lines go to the fast path first (trace_parser_fast) */
 };
 
 /* ====================================================================================
@@ -180,6 +181,7 @@ trace_parser *trace_parser_new(int np, const trace_opts *opts, unsigned *warned)
   if (opts)
     p->opts = *opts;
   p->warned = warned ? warned : &p->own_warned;
+  p->fast = 1;
   return p;
 }
 
@@ -254,6 +256,17 @@ static void trim(const char **s, size_t *n) {
     (*n)--;
 }
 
+/* Makes tok and text hold at least n + 1 bytes (their contents are not kept). */
+static void reserve(trace_parser *p, size_t n) {
+  if (p->cap >= n + 1)
+    return;
+  p->cap = n + 1 > 256 ? n + 1 : 256;
+  free(p->tok);
+  free(p->text);
+  p->tok = x_malloc(p->cap);
+  p->text = x_malloc(p->cap);
+}
+
 /* Slow path of split: any line, one byte at a time, a NUL shown as '?' in the text. */
 static int split_slow(trace_parser *p, const char *s, size_t n) {
   char *t = p->tok, *x = p->text;
@@ -287,13 +300,7 @@ static int split_slow(trace_parser *p, const char *s, size_t n) {
  * its text rebuilt by split_slow, and so does a line holding a NUL byte, which is an
  * error (returns -1, after the text is built so that the message can show the line). */
 static int split(trace_parser *p, const char *s, size_t n) {
-  if (p->cap < n + 1) {
-    p->cap = n + 1 > 256 ? n + 1 : 256;
-    free(p->tok);
-    free(p->text);
-    p->tok = x_malloc(p->cap);
-    p->text = x_malloc(p->cap);
-  }
+  reserve(p, n);
   if (p->argcap < n / 2 + 2) /* tokens <= (n + 1) / 2 */
     x_grow(&p->argv, &p->argcap, n / 2 + 2, sizeof *p->argv);
   if (memchr(s, '\0', n))
@@ -345,8 +352,9 @@ static const char *fast_digits(const char *s, uint64_t *m, int *nd, int *scale, 
   return s;
 }
 
-/* Clinger's fast path for [+-]digits[.digits][(e|E)[+-]digits]; 0 when not applicable. */
-static int fast_double(const char *s, double *out) {
+/* Clinger's fast path for the token [s, end) = [+-]digits[.digits][(e|E)[+-]digits]
+ * (*end is not a digit); 0 when not applicable. */
+static int fast_double(const char *s, const char *end, double *out) {
   int neg = (*s == '-'), nd = 0, scale = 0, any = 0, e = 0, eneg = 0;
   uint64_t m = 0;
   s += (*s == '-' || *s == '+');
@@ -365,7 +373,7 @@ static int fast_double(const char *s, double *out) {
     for (; *s >= '0' && *s <= '9' && e < 10000; s++)
       e = e * 10 + (*s - '0');
   }
-  if (*s != '\0')
+  if (s != end)
     return 0;
   e = (eneg ? -e : e) + scale;
   double d = (double)m;
@@ -379,7 +387,7 @@ static int fast_double(const char *s, double *out) {
 
 /* strtod over the whole token (xbt_str_parse_double). 0 ok, -1 not a number. */
 static int parse_double(const char *s, double *out) {
-  if (fast_double(s, out))
+  if (fast_double(s, s + strlen(s), out))
     return 0;
   char *end;
   if (*s == '\0')
@@ -729,6 +737,7 @@ static int pf_region(trace_parser *p, trace_action *a, char *err, size_t errlen)
  * safety). Filled on first use, before any thread could exist (one reading thread). */
 #define KW_SLOTS 128
 static signed char kw_slot[KW_SLOTS];
+static unsigned char kw_len[TRACE_NOPS];
 static int kw_ready;
 
 static unsigned kw_hash(const char *kw, size_t n) {
@@ -740,7 +749,8 @@ static unsigned kw_hash(const char *kw, size_t n) {
 static void kw_init(void) {
   memset(kw_slot, -1, sizeof kw_slot);
   for (int op = 0; op < TRACE_NOPS; op++) {
-    unsigned h = kw_hash(ops[op].name, strlen(ops[op].name));
+    kw_len[op] = (unsigned char)strlen(ops[op].name);
+    unsigned h = kw_hash(ops[op].name, kw_len[op]);
     while (kw_slot[h] >= 0)
       h = (h + 1) % KW_SLOTS;
     kw_slot[h] = (signed char)op;
@@ -748,20 +758,22 @@ static void kw_init(void) {
   kw_ready = 1;
 }
 
-static int same(const char *a, const char *b) {
-  while (*a && *a == *b)
-    a++, b++;
-  return *a == *b;
-}
-
-/* The op of keyword kw, or -1. */
-static int lookup(const char *kw) {
+/* The op of keyword [kw, kw + n) (n >= 1), or -1. */
+static int lookup_n(const char *kw, size_t n) {
   if (!kw_ready)
     kw_init();
-  for (unsigned h = kw_hash(kw, strlen(kw)); kw_slot[h] >= 0; h = (h + 1) % KW_SLOTS)
-    if (same(ops[kw_slot[h]].name, kw))
-      return kw_slot[h];
+  for (unsigned h = kw_hash(kw, n); kw_slot[h] >= 0; h = (h + 1) % KW_SLOTS) {
+    int op = kw_slot[h];
+    if (kw_len[op] == n && memcmp(ops[op].name, kw, n) == 0)
+      return op;
+  }
   return -1;
+}
+
+/* The op of the NUL-terminated keyword kw, or -1. */
+static int lookup(const char *kw) {
+  size_t n = strlen(kw);
+  return n ? lookup_n(kw, n) : -1;
 }
 
 static int unknown_action(trace_parser *p, const char *kw, char *err, size_t errlen) {
@@ -920,11 +932,9 @@ static int pf_probe(trace_parser *p, trace_action *a, char *err, size_t errlen) 
   return 0;
 }
 
-int trace_parse_line(trace_parser *p, const char *file, long lineno, const char *line,
-                     size_t len, trace_action *a, char *err, size_t errlen) {
-  trim(&line, &len);
-  if (len == 0 || line[0] == '#')
-    return 0;
+/* The general path: the trimmed, non-blank line [line, line + len), copied and split. */
+static int parse_general(trace_parser *p, const char *file, long lineno, const char *line,
+                         size_t len, trace_action *a, char *err, size_t errlen) {
   p->file = file;
   p->lineno = lineno;
   int nul = split(p, line, len);
@@ -954,10 +964,299 @@ int trace_parse_line(trace_parser *p, const char *file, long lineno, const char 
 }
 
 /* ====================================================================================
+ * Fast path: the common line shapes, read in place
+ * ==================================================================================== */
+
+/* A line "RANK KEYWORD ARGS..." ended by a newline right after its last token, whose
+ * tokens are cut by single spaces, whose keyword is one of fast_keyword's (no "i" prefix,
+ * no "comm ID" prefix) and whose fields are all in their plainest form (canonical rank;
+ * integers as [-]digits; counts as digits or a decimal within Clinger's fast path, whole
+ * and in range; datatypes "-1" and 0-59), with no extra argument, is read here where it
+ * lies: no copy, no token array, and its text is the line itself once the newline is
+ * replaced by a NUL. Everything else (leading or trailing spaces, CR, tabs, runs of spaces,
+ * a NUL byte, signs and forms the fast readers do not take, anything that gives a warning
+ * or an error, vector and tir actions) makes the fast path give up before any effect but
+ * on *a, and the general path parses the line from scratch: so it alone writes every
+ * message, and the fast path only accepts lines on which it gives the same action (the
+ * unit tests compare the two, trace_parser_fast). No byte past the first newline, NUL or
+ * other byte that ends a token is read, so a NUL after the data bounds a buffer. */
+
+/* The fast readers are inlined into fast_args, where the cursor then lives in registers. */
+#define INLINE inline __attribute__((always_inline))
+
+typedef struct cur {
+  const char *s; /* the next token, or the newline that ends the line */
+} cur;
+
+static INLINE int is_digit(char c) { return (unsigned)(c - '0') < 10; }
+
+/* Steps over what follows the token ending at q: the newline (then the cursor stays on
+ * it), or one space before another token (which must not start with a space, a tab or
+ * a newline: every reader wants a digit, '-' or letter anyway). 0 for anything else. */
+static INLINE int next_tok(cur *c, const char *q) {
+  if (*q == '\n') {
+    c->s = q;
+    return 1;
+  }
+  c->s = q + 1;
+  return *q == ' ' && q[1] > ' ';
+}
+
+static INLINE int at_end(const cur *c) { return *c->s == '\n'; }
+
+/* End of the token at s: the next byte <= ' ' (or >= 0x80, which no reader accepts). */
+static INLINE const char *tok_end(const char *s) {
+  while (*s > ' ')
+    s++;
+  return s;
+}
+
+/* A std::stoi field written [-]digits (at most 9 of them: always an int). */
+static INLINE int ff_int(cur *c, int *out) {
+  const char *s = c->s + (*c->s == '-'), *d = s;
+  uint64_t v = 0; /* wraps past 19 digits, but then it is not used */
+  while (is_digit(*s))
+    v = v * 10 + (uint64_t)(*s++ - '0');
+  if (s == d || s - d > 9)
+    return 0;
+  *out = *c->s == '-' ? -(int)v : (int)v;
+  return next_tok(c, s);
+}
+
+/* An optional root (absent: 0). */
+static INLINE int ff_root(cur *c, int *out) {
+  if (at_end(c)) {
+    *out = 0;
+    return 1;
+  }
+  return ff_int(c, out);
+}
+
+/* A count (f_count) that is whole and in range r: plain digits (fewer than 16), else a
+ * token within the double fast path. */
+static INLINE int ff_count(cur *c, count_range r, int64_t *out) {
+  const char *s = c->s;
+  uint64_t u = 0;
+  while (is_digit(*s))
+    u = u * 10 + (uint64_t)(*s++ - '0');
+  if (s == c->s || s - c->s > 15 || (*s != ' ' && *s != '\n')) {
+    double d, lo, hi;
+    const char *txt;
+    if (!fast_double(c->s, s = tok_end(c->s), &d))
+      return 0;
+    range_of(r, &lo, &hi, &txt);
+    if (!(d >= lo && d < hi) || trunc(d) != d)
+      return 0;
+    *out = (int64_t)d;
+  } else if ((r == R_INT && u > INT_MAX) || (r == R_UNSIGNED && u > UINT_MAX)) {
+    return 0;
+  } else {
+    *out = (int64_t)u;
+  }
+  return next_tok(c, s);
+}
+
+/* A double field (FLOPS, SECONDS) within Clinger's fast path. */
+static INLINE int ff_double(cur *c, double *out) {
+  const char *q = tok_end(c->s);
+  return fast_double(c->s, q, out) && next_tok(c, q);
+}
+
+/* A datatype id ("-1", "0" to "59"); absent: TRACE_DT_DEFAULT unless required. */
+static INLINE int ff_dtype(cur *c, int required, int *out) {
+  const char *s = c->s;
+  if (at_end(c)) {
+    *out = TRACE_DT_DEFAULT;
+    return !required;
+  }
+  if (s[0] == '-' && s[1] == '1') {
+    *out = TRACE_DT_NULL;
+    return next_tok(c, s + 2);
+  }
+  if (!is_digit(s[0]))
+    return 0;
+  int two = s[0] != '0' && is_digit(s[1]), v = two ? (s[0] - '0') * 10 + s[1] - '0' : s[0] - '0';
+  *out = v;
+  return v < 60 && next_tok(c, s + 1 + two);
+}
+
+/* The arguments of op, as its pf_* function reads them; 0: not a fast line. */
+static INLINE int fast_args(cur *c, int op, trace_action *a) {
+  switch (op) {
+  case TRACE_INIT: case TRACE_FINALIZE: case TRACE_COMM_SIZE: case TRACE_COMM_SPLIT:
+  case TRACE_COMM_DUP: case TRACE_WAITALL: case TRACE_BARRIER:
+    return 1; /* without arguments (init: has_arg 0; comm_split/dup: SimGrid's no-op) */
+  case TRACE_COMPUTE: case TRACE_SLEEP:
+    return ff_double(c, &a->amount);
+  case TRACE_SEND: case TRACE_ISEND: case TRACE_RECV: case TRACE_IRECV:
+    return ff_int(c, &a->peer) && ff_int(c, &a->tag) && ff_count(c, R_SSIZE, &a->count) &&
+           ff_dtype(c, 0, &a->dtype);
+  case TRACE_TEST: case TRACE_WAIT:
+    return ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag);
+  case TRACE_SENDRECV:
+    return ff_count(c, R_INT, &a->count) && ff_int(c, &a->peer) &&
+           ff_count(c, R_INT, &a->count2) && ff_int(c, &a->peer2) &&
+           ff_dtype(c, 1, &a->dtype) && ff_dtype(c, 1, &a->dtype2);
+  case TRACE_BCAST:
+    return ff_count(c, R_SIZE, &a->count) && ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype);
+  case TRACE_REDUCE:
+    return ff_count(c, R_UNSIGNED, &a->count) && ff_double(c, &a->amount) &&
+           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype);
+  case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN:
+    return ff_count(c, ops[op].range, &a->count) && ff_double(c, &a->amount) &&
+           ff_dtype(c, 0, &a->dtype);
+  case TRACE_GATHER: case TRACE_SCATTER:
+    return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
+           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  case TRACE_ALLTOALL: case TRACE_ALLGATHER:
+    return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
+           ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  default:
+    return 0;
+  }
+}
+
+/* When k starts with the letters of w, the end of them in *q, and 1. The comparisons stop at
+ * the first difference, so nothing past the token's end is read. */
+static INLINE int starts(const char *k, const char *w, const char **q) {
+  size_t n = strlen(w);
+#pragma GCC unroll 16 /* w is a constant: straight byte compares */
+  for (size_t i = 0; i < n; i++)
+    if (k[i] != w[i])
+      return 0;
+  *q = k + n;
+  return 1;
+}
+
+/* The op of the keyword at k when it is one that fast_args reads (*q: its end), else -1.
+ * A switch on the first letter, then byte compares; the longer of two keywords sharing
+ * a start is tried first (the unit tests check these names against the table's). */
+static INLINE int fast_keyword(const char *k, const char **q) {
+#define KW(name, op)                                                                       \
+  if (starts(k + 1, name + 1, q))                                                          \
+    return op;
+  switch (k[0]) {
+  case 'i': KW("irecv", TRACE_IRECV) KW("isend", TRACE_ISEND) KW("init", TRACE_INIT) break;
+  case 'c':
+    KW("compute", TRACE_COMPUTE) KW("comm_size", TRACE_COMM_SIZE)
+    KW("comm_split", TRACE_COMM_SPLIT) KW("comm_dup", TRACE_COMM_DUP) break;
+  case 'w': KW("waitall", TRACE_WAITALL) KW("wait", TRACE_WAIT) break;
+  case 'a':
+    KW("allreduce", TRACE_ALLREDUCE) KW("alltoall", TRACE_ALLTOALL)
+    KW("allgather", TRACE_ALLGATHER) break;
+  case 's':
+    KW("sendRecv", TRACE_SENDRECV) KW("send", TRACE_SEND) KW("sleep", TRACE_SLEEP)
+    KW("scatter", TRACE_SCATTER) KW("scan", TRACE_SCAN) break;
+  case 'r': KW("recv", TRACE_RECV) KW("reduce", TRACE_REDUCE) break;
+  case 'b': KW("bcast", TRACE_BCAST) KW("barrier", TRACE_BARRIER) break;
+  case 't': KW("test", TRACE_TEST) break;
+  case 'g': KW("gather", TRACE_GATHER) break;
+  case 'e': KW("exscan", TRACE_EXSCAN) break;
+  case 'f': KW("finalize", TRACE_FINALIZE) break;
+  default: break;
+  }
+#undef KW
+  return -1;
+}
+
+/* The canonical rank (< 10^9) that s starts with, when a space follows it: the rank, and
+ * *k past the space. Otherwise -1. */
+static INLINE int fast_rank(const char *s, const char **k) {
+  const char *q = s;
+  uint64_t v = 0; /* wraps past 19 digits, but then it is not used */
+  if (*q == '0')
+    q++;
+  else
+    while (is_digit(*q))
+      v = v * 10 + (uint64_t)(*q++ - '0');
+  if (q == s || q - s > 9 || *q != ' ')
+    return -1;
+  *k = q + 1;
+  return (int)v;
+}
+
+/* The fast path on the line at s: when it is a fast line of rank want (want < 0: any),
+ * the action in *a (text s, still ended by the newline) and the position of the newline;
+ * else NULL, with *a to be rebuilt by the general path. */
+static const char *fast_line(trace_parser *p, int want, const char *file, long lineno,
+                             const char *s, trace_action *a) {
+  const char *k, *q;
+  int rank = fast_rank(s, &k);
+  if (rank < 0 || (want >= 0 && rank != want))
+    return NULL;
+  int op = fast_keyword(k, &q);
+  cur c;
+  if (op < 0 || !next_tok(&c, q))
+    return NULL;
+  clear_action(a, file, lineno, s);
+  a->op = (trace_op)op;
+  a->rank = rank;
+  a->comm_size = p->np = p->np_world;
+  return fast_args(&c, op, a) && at_end(&c) ? c.s : NULL;
+}
+
+/* The fast path on the trimmed, non-blank line [s, s + n), with s[n] writable: 1 (the
+ * action in *a, text s) or 0 (*a to be rebuilt). Leaves a NUL in s[n]. */
+static int fast_bounded(trace_parser *p, const char *file, long lineno, char *s, size_t n,
+                        trace_action *a) {
+  s[n] = '\n'; /* a newline inside the line stops the fast path before s + n */
+  int ok = fast_line(p, -1, file, lineno, s, a) == s + n;
+  s[n] = '\0';
+  return ok;
+}
+
+int trace_parse_line(trace_parser *p, const char *file, long lineno, const char *line,
+                     size_t len, trace_action *a, char *err, size_t errlen) {
+  trim(&line, &len);
+  if (len == 0 || line[0] == '#')
+    return 0;
+  if (p->fast) { /* a copy in text, which the general path rebuilds if it takes over */
+    reserve(p, len);
+    memcpy(p->text, line, len);
+    if (fast_bounded(p, file, lineno, p->text, len, a))
+      return 1;
+  }
+  return parse_general(p, file, lineno, line, len, a, err, errlen);
+}
+
+int trace_parse_inplace(trace_parser *p, int want, const char *file, long lineno, char *line,
+                        size_t len, trace_action *a, char *err, size_t errlen) {
+  int r = trace_line_rank(line, len);
+  if (r == TRACE_LINE_BLANK)
+    return 0;
+  if (want >= 0 && r != want)
+    return TRACE_PARSE_OTHER;
+  char *s = line;
+  trim((const char **)&s, &len);
+  if (p->fast && fast_bounded(p, file, lineno, s, len, a))
+    return 1;
+  s[len] = '\0'; /* a trimmed byte, or the one past the line */
+  return parse_general(p, file, lineno, s, len, a, err, errlen);
+}
+
+char *trace_parse_fast(trace_parser *p, int want, const char *file, long lineno, char *s,
+                       trace_action *a) {
+  char *nl = p->fast ? (char *)fast_line(p, want, file, lineno, s, a) : NULL;
+  if (nl)
+    *nl = '\0';
+  return nl;
+}
+
+void trace_parser_fast(trace_parser *p, int on) { p->fast = on; }
+
+/* ====================================================================================
  * Rank field of a raw line
  * ==================================================================================== */
 
 int trace_line_rank(const char *line, size_t len) {
+  if (len > 1 && is_digit(line[0])) { /* the usual "RANK " (canonical, < 10^9) at once */
+    int v = line[0] - '0';
+    size_t i = 1;
+    while (v && i < len && i < 9 && is_digit(line[i]))
+      v = v * 10 + (line[i++] - '0');
+    if (i < len && line[i] == ' ')
+      return v;
+  }
   trim(&line, &len);
   if (len == 0 || line[0] == '#')
     return TRACE_LINE_BLANK;

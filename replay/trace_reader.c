@@ -153,7 +153,8 @@ static int stream_open(tstream *s, char *err, size_t errlen) {
                  errno ? strerror(errno) : "out of memory");
   }
   s->cap = s->want;
-  s->buf = x_malloc(s->cap);
+  s->buf = x_malloc(s->cap + 1);
+  s->buf[0] = '\0';
   s->beg = s->end = 0;
   s->state = S_OPEN;
   return 0;
@@ -202,6 +203,7 @@ static int plain_read(tstream *s, size_t room, char *err, size_t errlen) {
     return stream_error(s, Z_ERRNO, NULL, err, errlen);
   s->end += (size_t)n;
   s->nread += (uint64_t)n;
+  s->buf[s->end] = '\0';
   return (int)n;
 }
 
@@ -221,7 +223,7 @@ static int stream_fill(tstream *s, char *err, size_t errlen) {
       return -1;
     }
     s->cap *= 2;
-    s->buf = x_realloc(s->buf, s->cap);
+    s->buf = x_realloc(s->buf, s->cap + 1);
   }
   size_t room = s->cap - s->end;
   if (s->fd >= 0)
@@ -232,13 +234,14 @@ static int stream_fill(tstream *s, char *err, size_t errlen) {
   if (n < 0 || errnum != Z_OK)
     return stream_error(s, n < 0 && errnum == Z_OK ? Z_ERRNO : errnum, msg, err, errlen);
   s->end += (size_t)n;
+  s->buf[s->end] = '\0';
   return n;
 }
 
 /* Hands out the next line (without its newline) of s in [*line, *line + *len), valid
  * until the next call. *last = 1 for a final line without newline. Returns 1 (a line),
  * 0 (end of file: the stream is closed) or -1 (error: the stream is closed). */
-static int stream_getline(tstream *s, const char **line, size_t *len, int *last, char *err,
+static int stream_getline(tstream *s, char **line, size_t *len, int *last, char *err,
                           size_t errlen) {
   if (s->state == S_NEW && stream_open(s, err, errlen) < 0)
     return -1;
@@ -314,7 +317,7 @@ static int looks_like_trace(const char *path, char *err, size_t errlen) {
   tstream s;
   stream_init(&s, (char *)path, 0);
   s.want = 4096;
-  const char *line;
+  char *line;
   size_t len;
   int last, rc, r = TRACE_LINE_BLANK;
   while ((rc = stream_getline(&s, &line, &len, &last, err, errlen)) == 1)
@@ -398,7 +401,7 @@ static void add_file(trace_set *t, size_t *cap, char *path, int64_t size) {
 static int read_index(trace_set *t, char *err, size_t errlen) {
   tstream s;
   stream_init(&s, t->index, 0);
-  const char *line;
+  char *line;
   size_t len, cap = 0;
   int last, rc;
   while ((rc = stream_getline(&s, &line, &len, &last, err, errlen)) == 1) {
@@ -605,26 +608,59 @@ static int not_mine(trace_set *t, tstream *s, int rank, int r, const char *line,
   return 0;
 }
 
-static int parse_for(trace_set *t, int rank, tstream *s, long lineno, const char *line,
-                     size_t len, trace_action *a, char *err, size_t errlen) {
-  return trace_parse_line(t->ranks[rank].parser, s->path, lineno, line, len, a, err, errlen);
+/* Parses a line of rank. In place (trace_parse_inplace) when the line stays as it is until
+ * the rank's next call: a line of a rank's own file, a queued line, a line of the shared
+ * buffer in trace_next_any; a copy (trace_parse_line) when another rank's call may refill
+ * the buffer meanwhile (shared mode, trace_next). */
+static int parse_for(trace_set *t, int rank, tstream *s, long lineno, char *line, size_t len,
+                     int inplace, trace_action *a, char *err, size_t errlen) {
+  trace_parser *p = t->ranks[rank].parser;
+  if (inplace)
+    return trace_parse_inplace(p, -1, s->path, lineno, line, len, a, err, errlen);
+  return trace_parse_line(p, s->path, lineno, line, len, a, err, errlen);
 }
 
-/* Per-rank mode: the next action of rank from its own file. */
+/* The next whole line in s's buffer, without a call, when there is one (the usual case):
+ * as stream_getline, else 0 (then stream_getline reads more, opens or closes the file). */
+static int buffered_line(tstream *s, char **line, size_t *len) {
+  char *b = s->buf + s->beg, *nl;
+  if (s->end == s->beg || !(nl = memchr(b, '\n', s->end - s->beg)))
+    return 0;
+  *line = b;
+  *len = (size_t)(nl - b);
+  s->beg += *len + 1;
+  s->lineno++;
+  return 1;
+}
+
+/* Per-rank mode: the next action of rank from its own file. Lines are parsed where they
+ * lie in the buffer, which nothing else touches until the rank's next call. */
 static int next_own(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
   tstream *s = &t->streams[rank];
-  const char *line;
+  char *line;
   size_t len;
-  int last, rc;
-  while ((rc = stream_getline(s, &line, &len, &last, err, errlen)) == 1) {
+  int last = 0, rc;
+  trace_parser *p = t->ranks[rank].parser;
+  for (;;) {
+    char *nl;
+    if (s->end > s->beg && (nl = trace_parse_fast(p, rank, s->path, s->lineno + 1,
+                                                  s->buf + s->beg, a))) {
+      s->beg = (size_t)(nl + 1 - s->buf); /* the usual case, all at once */
+      s->lineno++;
+      return 1;
+    }
+    if (!buffered_line(s, &line, &len) &&
+        (rc = stream_getline(s, &line, &len, &last, err, errlen)) != 1)
+      break;
     if (last) {
       if (unterminated(t, s, line, len, err, errlen) < 0)
         return -1;
       continue;
     }
-    int r = trace_line_rank(line, len);
-    if (r == rank)
-      return parse_for(t, rank, s, s->lineno, line, len, a, err, errlen);
+    int got = trace_parse_inplace(p, rank, s->path, s->lineno, line, len, a, err, errlen);
+    if (got != TRACE_PARSE_OTHER && got != 0)
+      return got;
+    int r = got ? trace_line_rank(line, len) : TRACE_LINE_BLANK;
     if (r == TRACE_LINE_BADRANK)
       return bad_rank(s, line, len, err, errlen);
     if (r != TRACE_LINE_BLANK && not_mine(t, s, rank, r, line, len, err, errlen) < 0)
@@ -636,11 +672,12 @@ static int next_own(trace_set *t, int rank, trace_action *a, char *err, size_t e
 }
 
 static void enqueue(trank *k, long lineno, const char *line, size_t len) {
-  qline *q = x_malloc(sizeof *q + len);
+  qline *q = x_malloc(sizeof *q + len + 1); /* + 1: parsed in place, see parse_for */
   q->next = NULL;
   q->lineno = lineno;
   q->len = len;
   memcpy(q->text, line, len);
+  q->text[len] = '\0';
   if (k->tail)
     k->tail->next = q;
   else
@@ -668,7 +705,7 @@ static int no_rank(trace_set *t, tstream *s, int r, const char *line, size_t len
 
 /* Shared mode: reads lines until one for a rank in [0, np) that want accepts (want < 0:
  * any rank), queueing the others when want >= 0. Returns 1 with the line, 0 or -1. */
-static int shared_line(trace_set *t, int want, int *rank, const char **line, size_t *len,
+static int shared_line(trace_set *t, int want, int *rank, char **line, size_t *len,
                        char *err, size_t errlen) {
   tstream *s = &t->streams[0];
   int last, rc;
@@ -704,14 +741,15 @@ static int next_shared(trace_set *t, int rank, trace_action *a, char *err, size_
     k->held = k->head;
     if (!(k->head = k->head->next))
       k->tail = NULL;
-    return parse_for(t, rank, &t->streams[0], k->held->lineno, k->held->text, k->held->len, a,
-                     err, errlen);
+    return parse_for(t, rank, &t->streams[0], k->held->lineno, k->held->text, k->held->len, 1,
+                     a, err, errlen);
   }
-  const char *line;
+  char *line;
   size_t len;
   int r, rc = shared_line(t, rank, &r, &line, &len, err, errlen);
   if (rc == 1)
-    return parse_for(t, rank, &t->streams[0], t->streams[0].lineno, line, len, a, err, errlen);
+    return parse_for(t, rank, &t->streams[0], t->streams[0].lineno, line, len, 0, a, err,
+                     errlen);
   if (rc == 0 || t->streams[0].state == S_FAILED)
     k->ended = 1;
   return rc;
@@ -747,10 +785,10 @@ int trace_next_any(trace_set *t, trace_action *a, char *err, size_t errlen) {
     }
     return 0;
   }
-  const char *line;
+  char *line;
   size_t len;
   int r, rc = shared_line(t, -1, &r, &line, &len, err, errlen);
   if (rc == 1)
-    return parse_for(t, r, &t->streams[0], t->streams[0].lineno, line, len, a, err, errlen);
+    return parse_for(t, r, &t->streams[0], t->streams[0].lineno, line, len, 1, a, err, errlen);
   return rc;
 }

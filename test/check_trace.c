@@ -1121,6 +1121,109 @@ END_TEST
  * Suite
  * ==================================================================================== */
 
+/* ====================================================================================
+ * Fast path against the general path
+ * ==================================================================================== */
+
+/* Everything an action says, as text (numbers bit for bit), for comparisons. */
+static void describe(int rc, const trace_action *a, const char *e, char *out, size_t n) {
+  if (rc != 1) {
+    snprintf(out, n, "rc %d err %s", rc, rc < 0 ? e : "");
+    return;
+  }
+  uint64_t bits;
+  memcpy(&bits, &a->amount, sizeof bits);
+  int w = snprintf(out, n, "op %d rank %d peer %d %d tag %d dt %d %d arg %d nvec %d comm %d %d"
+                   " nbc %d count %lld %lld amount %llx str %s file %s line %ld text [%s] vec",
+                   a->op, a->rank, a->peer, a->peer2, a->tag, a->dtype, a->dtype2, a->has_arg,
+                   a->nvec, a->comm, a->comm_size, a->nbc, (long long)a->count,
+                   (long long)a->count2, (unsigned long long)bits, a->str ? a->str : "(null)",
+                   a->file, a->line, a->text);
+  for (int i = 0; a->vec && i < a->nvec && w < (int)n; i++)
+    w += snprintf(out + w, n - (size_t)w, " %lld", (long long)a->vec[i]);
+  for (int i = 0; a->vec2 && i < a->nvec && w < (int)n; i++)
+    w += snprintf(out + w, n - (size_t)w, " %lld", (long long)a->vec2[i]);
+}
+
+/* line (n bytes) through the general path, then through trace_parse_line, trace_parse_inplace
+ * and trace_parse_fast with the fast path on: same result, message and warnings. */
+static void same_both_ways(const char *line, size_t n, int strict) {
+  static char want[8192], got[8192], wwarn[8192], e2[4096], buf[512];
+  trace_action a;
+  trace_opts o = opts(strict);
+  trace_parser *slow = trace_parser_new(3, &o, NULL);
+  trace_parser_fast(slow, 0);
+  int rc = trace_parse_line(slow, "t.txt", 7, line, n, &a, e2, sizeof e2);
+  describe(rc, &a, e2, want, sizeof want);
+  snprintf(wwarn, sizeof wwarn, "%s", warnings);
+  for (int way = 0; way < (memchr(line, '\n', n) ? 2 : 3); way++) { /* the reader cuts at '\n' */
+    trace_parser *fast = trace_parser_new(3, &o, NULL);
+    warnings[0] = '\0';
+    ck_assert_uint_lt(n + 2, sizeof buf);
+    memcpy(buf, line, n);
+    buf[n] = '\n';
+    buf[n + 1] = '\0';
+    if (way == 0)
+      rc = trace_parse_line(fast, "t.txt", 7, line, n, &a, e2, sizeof e2);
+    else if (way == 1 || !trace_parse_fast(fast, -1, "t.txt", 7, buf, &a))
+      rc = trace_parse_inplace(fast, -1, "t.txt", 7, buf, n, &a, e2, sizeof e2);
+    else
+      rc = 1;
+    describe(rc, &a, e2, got, sizeof got);
+    ck_assert_msg(strcmp(want, got) == 0, "way %d on '%.*s':\n%s\n%s", way, (int)n, line, want,
+                  got);
+    ck_assert_str_eq(wwarn, warnings);
+    trace_parser_free(fast);
+  }
+  trace_parser_free(slow);
+}
+
+START_TEST(test_fast_path_matches_general_path) {
+  static const char *base[] = {
+    "0 init", "1 init 0", "0 finalize", "2 comm_size", "0 comm_split", "0 comm_dup",
+    "0 compute 1e8", "0 compute 123.456", "1 sleep 0.5", "0 send 1 0 65536",
+    "0 isend 2 -1 65536 1", "1 recv 0 0 -1", "0 irecv 15 0 65536 -1", "0 test 1 0 3",
+    "0 wait 1 2 3", "0 waitall", "0 barrier", "0 sendRecv 10 1 20 2 0 1",
+    "0 bcast 8", "0 bcast 8 1", "0 bcast 8 1 5", "0 reduce 8 1e3", "0 reduce 8 1e3 2 0",
+    "0 allreduce 8 0", "0 allreduce 4294967295 1.5 3", "0 scan 8 1", "0 exscan 8 1 59",
+    "0 alltoall 4 4", "0 alltoall 4 4 1 2", "0 allgather 4 4 0", "0 gather 4 4",
+    "0 gather 4 4 1 0 0", "0 scatter 4 4 2", "0 gatherv 1 1 2 3 0", "0 ibcast 8",
+    "0 comm 1 bcast 8", "0 region r", "0 location f.c 12", "123456789 init",
+    "0 isend 1 2 123456789012345", "0 isend 1 2 1234567890123456", "0 isend 1 2 2147483648",
+    "0 sendRecv 2147483648 1 2 2 0 0", "0 compute 1e-400", "0 compute 0x10",
+    "0 send 1 2147483647 8", "0 send 1 2147483648 8", "0 send 1 -2147483648 8",
+    "0 send 1 0999999999 8", "1000000000 init", "9999999999 init", "0 allreduce 4294967296 1",
+  };
+  static const char alphabet[] = " \t\r\v-+.e0123456789x#\nsi";
+  srand(7);
+  for (size_t b = 0; b < sizeof base / sizeof *base; b++) {
+    char line[256];
+    size_t n = strlen(base[b]);
+    for (int strict = 0; strict < 2; strict++)
+      same_both_ways(base[b], n, strict);
+    for (int m = 0; m < 300; m++) { /* a few random edits: replace, insert, delete, NUL */
+      memcpy(line, base[b], n + 1);
+      size_t k = n;
+      for (int e = 0; e < 1 + m % 3; e++) {
+        size_t at = k ? (size_t)rand() % (k + 1) : 0;
+        int what = rand() % 4;
+        char c = what == 3 ? '\0' : alphabet[rand() % (sizeof alphabet - 1)];
+        if (what == 0 && at < k)
+          line[at] = c;
+        else if (what == 2 && at < k)
+          memmove(line + at, line + at + 1, k-- - at);
+        else if (k + 1 < sizeof line) {
+          memmove(line + at + 1, line + at, k - at + 1);
+          line[at] = c;
+          k++;
+        }
+      }
+      same_both_ways(line, k, m % 2);
+    }
+  }
+}
+END_TEST
+
 static Suite *trace_suite(void) {
   Suite *s = suite_create("trace");
   TCase *parse = tcase_create("parser");
@@ -1142,6 +1245,7 @@ static Suite *trace_suite(void) {
   tcase_add_test(parse, test_argument_count_errors);
   tcase_add_test(parse, test_unknown_action_and_rank_field);
   tcase_add_test(parse, test_strict_number_quirks);
+  tcase_add_test(parse, test_fast_path_matches_general_path);
   suite_add_tcase(s, parse);
   TCase *read = tcase_create("reader");
   tcase_add_test(read, test_shared_plain_and_gzip);
