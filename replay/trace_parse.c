@@ -3,7 +3,9 @@
  * A line is trimmed of isspace() characters at both ends, skipped when empty or when it
  * starts with '#', and split on runs of spaces and tabs (only those: '\v', '\f', '\r'
  * inside a line belong to a token), exactly as SimGrid 3.32's boost::trim + boost::split.
- * Token 0 is the rank, token 1 the keyword, the others are the arguments. The line is
+ * Token 0 is the rank, token 1 the keyword, the others are the arguments. Lines in the
+ * common forms take the fast path (section "Fast path" below: read in place, no copy);
+ * the others take the general path, which alone writes messages and warnings: the line is
  * copied into `tok` and cut there into NUL-terminated tokens, and the tokens' single-space
  * join goes to `text` (a plain copy of the line when its separators are single spaces);
  * both buffers belong to the parser, so an action stays valid whatever happens to the line.

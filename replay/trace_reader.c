@@ -3,10 +3,15 @@
  * A trace set is a list of files: one shared by all ranks, or one per rank. Each file is
  * read into a buffer that holds the decompressed bytes not yet consumed: a gzip file
  * (magic bytes 1f 8b) through its own zlib stream, any other file with plain read(2), as
- * zlib's state, inflate state and buffers cost ~13 KB per open stream (per rank); a line is handed out as a
- * pointer into that buffer and copied by the rank's parser, which owns the action from
- * then on. The buffer grows only to hold the longest line (capped at MAX_LINE), so a
- * per-rank replay uses O(ranks) memory whatever the trace length. Streams are opened on
+ * zlib's state, inflate state and buffers cost ~13 KB per open stream (per rank). A NUL
+ * always follows the buffered data. In per-rank mode a line is parsed where it lies: the
+ * parser's fast path (trace_parse_fast) finds the line's end itself and leaves the
+ * action's text in the buffer, which nothing touches until the rank's next call; other
+ * lines are cut at their newline (memchr) and go to trace_parse_inplace. In shared mode
+ * a line for the asking rank is copied by its parser (other ranks' calls refill the
+ * buffer), queued lines are parsed in their queue entry. The buffer grows only to hold
+ * the longest line (capped at MAX_LINE), so a per-rank replay uses O(ranks) memory
+ * whatever the trace length. Streams are opened on
  * first use and closed at their end: the files are only checked by trace_open.
  *
  * In shared mode one stream feeds every rank: a rank asking for its next action reads
