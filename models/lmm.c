@@ -78,7 +78,28 @@
  * lmm_next_modified when only the levels changed: the caller (engine.c) follows them
  * through the levels. A separate component (a CPU) keeps the ordinary path; the invariant
  * that makes this safe: a constraint of the group has only group variables among its
- * enabled ones. */
+ * enabled ones.
+ *
+ * Inert FATPIPE (exact mode only). A FATPIPE constraint c has level bound_c / max_j a_jc/p_j
+ * over its unfixed variables, i.e. min_j p_j bound_c / a_jc. A variable j of c is fixed at
+ * a level no higher than p_j bound_k / a_jk for any other constraint k of j (k's level
+ * while j is unfixed: remaining <= bound, usage >= a_jk / p_j). So when every enabled
+ * variable of c has another constraint with bound_k / a_jk < bound_c / a_jc (penalties
+ * cancel: "covered"), c stays strictly above the filling level, never saturates and never
+ * fixes anything: it is left out of marking walks and of the solve (cnst_out), and no
+ * longer ties the components of its variables together (a FATPIPE backbone). Each
+ * element counts in n_uncov while its variable is enabled and it is not covered; c is
+ * out while n_uncov == 0. Going out or coming back in, c is walked (fp_set), so that the
+ * variables it may have fixed, or now connects, are re-solved. The argument has a gap:
+ * the precision may drop k from the filling with j unfixed, and rounding may move
+ * levels. So each run checks it (fp_verify: the highest level reached when j is fixed
+ * must stay below bound_c / (a_jc / p_j), computed as the filling computes c's level;
+ * fp_after_run: no variable left unfixed); a failing c is pinned in and the run is
+ * repeated with it. A pinned c is released after a run in which it took part and every
+ * variable of it passed the check (it never mattered). Values are those of the solve with
+ * c (measured bit for bit on the FATPIPE stencils); fewer variables are re-solved and
+ * handed out. Cost: O(elements of v) per enable or expand of a variable with a FATPIPE
+ * element, one comparison per left-out element fixed, O(modified list) per run. */
 #include "lmm.h"
 
 #include <assert.h>
@@ -158,6 +179,7 @@ struct lmm_elem {
   lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
   unsigned char enabled;       /* on the enabled list */
   unsigned char active;        /* on the active list */
+  unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
 };
 
 struct lmm_cnst {
@@ -168,6 +190,9 @@ struct lmm_cnst {
   int light;                     /* solver: index in the light table, -1 if not there */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
+  size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
+  int pinned;                    /* FATPIPE: kept in although n_uncov == 0 */
+  uint64_t pin_solve;            /* system n_solves when it was pinned */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -195,8 +220,11 @@ struct lmm_var {
   lmm_var *all_next;    /* next live variable (creation order) */
   const lmm_system *sys; /* owner system, for the value of a grouped variable */
   uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
-  uint64_t fix_round;   /* == system round: fixed at iteration gidx of the last solve */
+  uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
   int gidx;             /* group level (or solve iteration) of the variable */
+  uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
+  double fix_level;     /* highest filling level reached when it was fixed */
+  int has_fp;           /* has an element on a FATPIPE constraint */
 };
 
 typedef struct light {
@@ -249,6 +277,11 @@ struct lmm_system {
   int n_sat_b;               /* solver: leading iterations that saturated one alone */
   lmm_cnst **walk;           /* grp_form's stack of constraints to scan */
   size_t walk_cap;           /* its capacity */
+  uint64_t n_solves;         /* filling runs so far (stamps fix_round, fix_solve) */
+  double top_level;          /* solver: highest level reached so far in this run */
+  int has_fp;                /* some constraint is FATPIPE */
+  lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
+  size_t n_pins, pins_cap;   /* its length and capacity */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -347,6 +380,12 @@ static void mod_remove(lmm_system *s, lmm_cnst *c) {
  * Marking (SimGrid's update_modified_cnst_set and its recursion)
  * ====================================================================== */
 
+/* Exact mode: c is an inert FATPIPE constraint, left out of marking and solving (see
+ * "Inert FATPIPE" in the file comment). */
+static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
+  return c->fatpipe && s->exact && c->n_uncov == 0 && !c->pinned;
+}
+
 static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
   x_grow(&s->stack, &s->stack_cap, *top + 1, sizeof *s->stack);
   lmm_elem *e = c->en_head;
@@ -362,7 +401,7 @@ static lmm_cnst *mark_step(lmm_system *s, mark_frame *f) {
       return NULL;
     lmm_elem *x = f->inner;
     f->inner = x->var_next;
-    if (x->cnst != f->cnst && !x->cnst->in_mod) {
+    if (x->cnst != f->cnst && !x->cnst->in_mod && !cnst_out(s, x->cnst)) {
       mod_push_back(s, x->cnst);
       return x->cnst;
     }
@@ -394,7 +433,7 @@ static void mark_walk(lmm_system *s, lmm_cnst *c) {
 }
 
 static void mark_cnst(lmm_system *s, lmm_cnst *c) {
-  if (c->in_mod)
+  if (c->in_mod || cnst_out(s, c))
     return;
   mod_push_back(s, c);
   mark_walk(s, c);
@@ -409,6 +448,75 @@ static void mark_from_var(lmm_system *s, const lmm_var *v) {
   if (s->exact)
     for (lmm_elem *e = v->elems->var_next; e; e = e->var_next)
       mark_cnst(s, e->cnst);
+}
+
+/* ======================================================================
+ * Inert FATPIPE constraints (exact mode; the idea is in the file comment)
+ * ====================================================================== */
+
+/* Counts e in its constraint's n_uncov or not. The constraint is walked while it is still
+ * in when it goes out (its variables, which it may have fixed, are re-solved without it),
+ * and when it comes back in (what it connects is solved with it). */
+static void fp_set(lmm_system *s, lmm_elem *e, int uncov) {
+  lmm_cnst *c = e->cnst;
+  if (e->uncov == uncov)
+    return;
+  e->uncov = (unsigned char)uncov;
+  if (!uncov) {
+    if (c->n_uncov == 1 && s->exact)
+      mark_cnst(s, c);
+    c->n_uncov--;
+  } else if (++c->n_uncov == 1 && s->exact) {
+    mark_cnst(s, c);
+  }
+}
+
+/* Recomputes which FATPIPE elements of the enabled variable v are covered: e on c is
+ * covered when another constraint k of v has bound_k / a_vk < bound_c / a_vc (both
+ * coefficients > 0). O(elements of v): with the two smallest ratios. */
+static void fp_cover(lmm_system *s, lmm_var *v) {
+  if (!v->has_fp || v->penalty <= 0)
+    return;
+  double min1 = INFINITY, min2 = INFINITY;
+  const lmm_elem *arg = NULL;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->weight <= 0)
+      continue;
+    double r = e->cnst->bound / e->weight;
+    if (r < min1)
+      min2 = min1, min1 = r, arg = e;
+    else if (r < min2)
+      min2 = r;
+  }
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst->fatpipe) {
+      double other = e == arg ? min2 : min1;
+      fp_set(s, e, e->weight > 0 && !(other < e->cnst->bound / e->weight));
+    }
+}
+
+/* v is disabled or freed: its elements no longer count (v still attached). */
+static void fp_leave(lmm_system *s, lmm_var *v) {
+  if (v->has_fp)
+    for (lmm_elem *e = v->elems; e; e = e->var_next)
+      fp_set(s, e, 0);
+}
+
+/* The solve found that c may not be left out: it is pinned in (and re-solved with). */
+static void fp_pin(lmm_system *s, lmm_cnst *c) {
+  if (c->pinned)
+    return;
+  c->pinned = 1;
+  c->pin_solve = s->n_solves;
+  x_grow(&s->pins, &s->pins_cap, s->n_pins + 1, sizeof *s->pins);
+  s->pins[s->n_pins++] = c;
+}
+
+/* v was just fixed with e on a left-out c: c's level with v unfixed, bound / (a / p)
+ * (as the filling computes it), must stay strictly above every level reached so far. */
+static void fp_verify(lmm_system *s, const lmm_elem *e, const lmm_var *v) {
+  if (e->weight > 0 && !(s->top_level < e->cnst->bound / (e->weight / v->penalty)))
+    fp_pin(s, e->cnst);
 }
 
 /* ======================================================================
@@ -616,7 +724,7 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
   for (lmm_elem *e = c->en_head; e; e = e->en_next) {
     lmm_var *v = e->var;
     c->gcount++;
-    if (v->fix_round != s->round || v->gidx < 0 || v->gidx >= s->grp_k)
+    if (v->fix_round != s->n_solves || v->gidx < 0 || v->gidx >= s->grp_k)
       return 0;
     if (e->weight > 0)
       c->gu[v->gidx] += e->weight / v->penalty;
@@ -700,6 +808,7 @@ void lmm_free(lmm_system *s) {
   free(s->out);
   free(s->fast);
   free(s->walk);
+  free(s->pins);
   free(s);
 }
 
@@ -710,6 +819,7 @@ lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   c->bound = bound;
   c->fatpipe = fatpipe != 0;
   c->light = -1;
+  s->has_fp |= c->fatpipe;
   return c;
 }
 
@@ -753,6 +863,7 @@ static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) 
   e->cnst = c;
   e->var = v;
   e->weight = coeff;
+  v->has_fp |= c->fatpipe;
   if (v->elems_tail)
     v->elems_tail->var_next = e;
   else
@@ -786,6 +897,7 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
     e->weight = fmax(e->weight, coeff);
   else
     e->weight += coeff;
+  fp_cover(s, v);
   if (e->weight > 0 || v->penalty > 0)
     mark_cnst(s, c);
   if (s->exact)
@@ -805,11 +917,13 @@ static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
     grp_join(s, v, grp_level_of(s, v));
     return;
   }
+  fp_cover(s, v);
   mark_from_var(s, v); /* after the move: the walk must see v */
 }
 
 static void disable_var(lmm_system *s, lmm_var *v) {
   mark_from_var(s, v); /* before the move: the walk must see v */
+  fp_leave(s, v);
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     enabled_remove(e->cnst, e);
     e->cnst->n_disabled++;
@@ -870,6 +984,7 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     s->modified = 1;
     mark_from_var(s, v); /* before detaching: the walk must see v */
   }
+  fp_leave(s, v);
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;
@@ -1004,7 +1119,7 @@ static double init_lights(lmm_system *s) {
   x_grow(&s->lights, &s->lights_cap, s->n_mod, sizeof *s->lights);
   for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
     c->light = -1;
-    if (!init_cnst(s, c))
+    if (cnst_out(s, c) || !init_cnst(s, c))
       continue;
     int pos = (int)s->n_lights++;
     s->lights[pos] = (light){c->remaining / c->usage, c};
@@ -1041,8 +1156,11 @@ static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
     return;
   }
   make_inactive(e);
-  if (c->light < 0)
+  if (c->light < 0) {
+    if (cnst_out(s, c))
+      fp_verify(s, e, v);
     return; /* its usage is never read again in this solve */
+  }
   if (e->weight > 0 && e->weight / v->penalty == c->usage && --c->top_count == 0)
     fatpipe_rescan(c);
   refresh_light(s, c);
@@ -1076,8 +1194,10 @@ static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it
       v->value = v->bound;
     else
       continue;
-    v->fix_round = it >= 0 ? s->round : 0;
+    v->fix_round = it >= 0 ? s->n_solves : 0;
     v->gidx = it;
+    v->fix_solve = s->n_solves;
+    v->fix_level = s->top_level;
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       consume(s, e, v);
   }
@@ -1106,11 +1226,14 @@ static double next_level(lmm_system *s) {
 /* Also records, for grp_form, the constraints saturated alone (no bound deciding) by the
  * leading iterations (sat_b), and stamps the variables those iterations fixed. */
 static void maxmin_solve(lmm_system *s) {
+  s->n_solves++;
   double min_level = init_lights(s);
   int it = 0, by_bound, lead = 1; /* lead: every iteration so far saturated one alone */
   s->n_sat_b = 0;
+  s->top_level = 0.0;
   saturated_var_update(s);
   do {
+    s->top_level = fmax(s->top_level, min_level);
     lead = lead && it < GRP_K && s->n_sat_cnsts == 1;
     lmm_cnst *b = lead ? s->lights[s->sat_cnsts[0]].cnst : NULL;
     fix_saturated(s, min_level, &by_bound, lead ? it : -1);
@@ -1121,6 +1244,49 @@ static void maxmin_solve(lmm_system *s) {
     min_level = next_level(s);
     saturated_var_update(s);
   } while (s->n_lights > 0);
+}
+
+/* Whether every enabled variable of c (coefficient > 0) was fixed by the last run strictly
+ * below c's level with it unfixed: then c never saturated, and the run without c gives the
+ * same values. */
+static int fp_all_below(const lmm_system *s, const lmm_cnst *c) {
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
+    const lmm_var *v = e->var;
+    if (e->weight > 0 &&
+        (v->fix_solve != s->n_solves || !(v->fix_level < c->bound / (e->weight / v->penalty))))
+      return 0;
+  }
+  return 1;
+}
+
+/* After a run: a variable left unfixed (its constraints dropped by the precision) may have
+ * had a left-out constraint fix it: that one is pinned. A pinned constraint that took part
+ * and never mattered (fp_all_below) is released. */
+static void fp_after_run(lmm_system *s) {
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
+    if (c->pinned && c->pin_solve != s->n_solves && c->n_uncov == 0 && fp_all_below(s, c))
+      c->pinned = 0; /* not pushed on pins: nothing to re-solve */
+    for (const lmm_elem *a = c->ac_head; a; a = a->ac_next)
+      for (const lmm_elem *e = a->var->elems; e; e = e->var_next)
+        if (e->weight > 0 && cnst_out(s, e->cnst))
+          fp_pin(s, e->cnst);
+  }
+}
+
+/* Exact mode: runs the filling without the inert FATPIPE constraints, then again with
+ * those that turned out not to be (each run pins at least one more). */
+static void solve_marked(lmm_system *s) {
+  for (;;) {
+    maxmin_solve(s);
+    if (!s->exact || !s->has_fp)
+      return;
+    fp_after_run(s);
+    if (s->n_pins == 0)
+      return;
+    for (size_t i = 0; i < s->n_pins; i++)
+      mark_cnst(s, s->pins[i]);
+    s->n_pins = 0;
+  }
 }
 
 /* ======================================================================
@@ -1204,7 +1370,7 @@ void lmm_solve(lmm_system *s) {
   if (!s->modified)
     return;
   if (s->mod_head) {
-    maxmin_solve(s);
+    solve_marked(s);
     collect_modified(s);
     if (s->exact && !s->grp_on)
       grp_form(s);

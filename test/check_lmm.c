@@ -386,6 +386,156 @@ START_TEST(simgrid_blind_spot) {
 END_TEST
 
 /* ======================================================================
+ * Inert FATPIPE constraints (exact mode)
+ * ====================================================================== */
+
+/* A small system for the FATPIPE tests: constraint bounds (negative: FATPIPE), and per
+ * variable its penalty and up to 3 (constraint, coefficient) pairs (coefficient 0 ends). */
+typedef struct fp_var {
+  double p;
+  int c[3];
+  double w[3];
+} fp_var;
+
+static lmm_var *fp_add(lmm_system *s, lmm_cnst **c, const fp_var *d, int *owner) {
+  lmm_var *v = lmm_var_new(s, owner, d->p, -1);
+  for (int k = 0; k < 3 && d->w[k] > 0; k++)
+    lmm_expand(s, c[d->c[k]], v, d->w[k]);
+  return v;
+}
+
+/* The values of vars[i] (alive[i] != 0) equal, bit for bit, those of a from-scratch
+ * solve in SimGrid's mode (which leaves nothing out) of the same variables. */
+static void fp_check_fresh(lmm_var **vars, const fp_var *d, const int *alive, int n,
+                           const double *bounds, int nc) {
+  lmm_system *f = lmm_new(PREC);
+  lmm_cnst *c[8];
+  lmm_var *fv[8] = {0};
+  for (int i = 0; i < nc; i++)
+    c[i] = lmm_cnst_new(f, fabs(bounds[i]), bounds[i] < 0);
+  for (int i = 0; i < n; i++)
+    if (alive[i])
+      fv[i] = fp_add(f, c, &d[i], NULL);
+  lmm_solve(f);
+  for (int i = 0; i < n; i++)
+    if (alive[i])
+      ck_assert_msg(lmm_var_value(vars[i]) == lmm_var_value(fv[i]), "var %d: %.17g, fresh %.17g",
+                    i, lmm_var_value(vars[i]), lmm_var_value(fv[i]));
+  lmm_free(f);
+}
+
+START_TEST(fatpipe_inert) {
+  /* FATPIPE backbone B = 100; SHARED private links L1 = 10, L2 = 20. Flows a (p 1) and
+   * b (p 2) on L1 + B, c (p 1) on L2 + B. Each flow has a link with bound / a below
+   * B's (10, 20 < 100): B can never saturate (its level 100 / max a/p = 100 stays above
+   * every level the flows are fixed at) and is left out, so the two links are two
+   * components. L1: usage 1 + 1/2, level 10 / 1.5 = 20/3: a = 20/3, b = 10/3; L2: c = 20.
+   * B's usage is the max of its flows' values: 20. Changing b's penalty to 1 re-solves
+   * L1 only (a = b = 5): c is not handed out. */
+  static const double bounds[3] = {-100, 10, 20};
+  static const fp_var d[3] = {{1, {1, 0, 0}, {1, 1, 0}}, {2, {1, 0, 0}, {1, 1, 0}},
+                              {1, {2, 0, 0}, {1, 1, 0}}};
+  int id[3] = {0, 1, 2}, alive[3] = {1, 1, 1}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[3];
+  lmm_var *v[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
+  for (int i = 0; i < 3; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 3);
+  ck_val(v[0], 20.0 / 3);
+  ck_val(v[1], 10.0 / 3);
+  ck_val(v[2], 20);
+  ck_rel(lmm_cnst_usage(c[0]), 20, 1e-12);
+  fp_check_fresh(v, d, alive, 3, bounds, 3);
+  lmm_var_set_penalty(s, v[1], 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 2);
+  ck_assert_int_eq(got[0], 0);
+  ck_assert_int_eq(got[1], 1);
+  ck_val(v[0], 5);
+  ck_val(v[1], 5);
+  ck_val(v[2], 20);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(fatpipe_back_in) {
+  /* The system of fatpipe_inert, then flow e (p 0.1) on B alone: no other link covers
+   * it, so B is in again and connects everything. B: usage max(1, 1/2, 1, 10) = 10,
+   * level 10; L1 20/3, L2 20. Level 1: L1, a = 20/3, b = 10/3; B's usage stays 10.
+   * Level 2: B at 10 < 20: c = 10/1 = 10 and e = 10/0.1 = 100 (a saturated FATPIPE fixes
+   * all its variables); L2 keeps 10 unused. Every flow is handed out. Freeing e: B is
+   * out again, and c, which B had fixed, is re-solved on L2 alone: 20 (a, b unchanged). */
+  static const double bounds[3] = {-100, 10, 20};
+  static const fp_var d[4] = {{1, {1, 0, 0}, {1, 1, 0}}, {2, {1, 0, 0}, {1, 1, 0}},
+                              {1, {2, 0, 0}, {1, 1, 0}}, {0.1, {0, 0, 0}, {1, 0, 0}}};
+  int id[4] = {0, 1, 2, 3}, alive[4] = {1, 1, 1, 1}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[3];
+  lmm_var *v[4];
+  for (int i = 0; i < 3; i++)
+    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
+  for (int i = 0; i < 3; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_solve(s);
+  drain(s, got, 8);
+  v[3] = fp_add(s, c, &d[3], &id[3]);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 4);
+  ck_val(v[0], 20.0 / 3);
+  ck_val(v[1], 10.0 / 3);
+  ck_val(v[2], 10);
+  ck_val(v[3], 100);
+  ck_rel(lmm_cnst_usage(c[0]), 100, 1e-12);
+  fp_check_fresh(v, d, alive, 4, bounds, 3);
+  lmm_var_free(s, v[3]);
+  alive[3] = 0;
+  lmm_solve(s);
+  ck_val(v[2], 20);
+  ck_val(v[0], 20.0 / 3);
+  fp_check_fresh(v, d, alive, 4, bounds, 3);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(fatpipe_pinned) {
+  /* Where the cover argument fails through the precision: SHARED K = 1 and K2 = 0.5,
+   * FATPIPE F = 2; a (p 1) on K2 + K, j (p 1e6) on K + F (covered: 1 < 2, so F is left
+   * out). SimGrid's filling: level 1 is K2's 0.5: a = 0.5; K's usage falls to 1e-6,
+   * below the precision, and K is dropped with j unfixed; F (level 2 / 1e-6 = 2e6) then
+   * fixes j = 2e6 / 1e6 = 2. Without F, j would stay unfixed: the solve finds it, pins
+   * F in and runs again: j = 2. Freeing a: K alone has level 1 / 1e-6 = 1e6 < F's 2e6:
+   * j = 1, and F, which never saturated, is released. */
+  static const double bounds[3] = {1, 0.5, -2};
+  static const fp_var d[2] = {{1, {1, 0, 0}, {1, 1, 0}}, {1e6, {0, 2, 0}, {1, 1, 0}}};
+  int id[2] = {0, 1}, alive[2] = {1, 1};
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[3];
+  lmm_var *v[2];
+  for (int i = 0; i < 3; i++)
+    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
+  for (int i = 0; i < 2; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_solve(s);
+  ck_val(v[0], 0.5);
+  ck_val(v[1], 2);
+  fp_check_fresh(v, d, alive, 2, bounds, 3);
+  lmm_var_free(s, v[0]);
+  alive[0] = 0;
+  lmm_solve(s);
+  ck_val(v[1], 1);
+  fp_check_fresh(v, d, alive, 2, bounds, 3);
+  lmm_free(s);
+}
+END_TEST
+
+/* ======================================================================
  * Randomized: incremental versus from scratch
  * ====================================================================== */
 
@@ -692,6 +842,9 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, next_modified_component);
   tcase_add_test(inc, next_modified_order_and_free);
   tcase_add_test(inc, simgrid_blind_spot);
+  tcase_add_test(inc, fatpipe_inert);
+  tcase_add_test(inc, fatpipe_back_in);
+  tcase_add_test(inc, fatpipe_pinned);
   tcase_add_test(inc, random_exact_vs_fresh);
   tcase_add_test(inc, random_simgrid_mode_modified);
   tcase_set_timeout(inc, 120);
