@@ -752,7 +752,8 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
  * the component is large. Walks the component from B_0: flags its constraints and
  * variables, sums their usages per level. */
 static void grp_form(lmm_system *s) {
-  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod)
+  /* The group's variables were all fixed by this solve, hence listed: n_out bounds them. */
+  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod || s->n_out < GRP_MIN)
     return;
   s->grp_gen++; /* the new group's stamp; bumped again on failure, which unflags all */
   s->grp_k = s->n_sat_b;
@@ -1022,7 +1023,7 @@ void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
 /* A new candidate level at light index pos: a strictly smaller level restarts the
  * saturated set, an exactly equal one joins it (SimGrid compares levels with ==). */
-static void saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) {
+static inline void saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) {
   assert(level > 0);
   if (*min_level < 0 || *min_level > level) {
     *min_level = level;
