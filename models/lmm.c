@@ -532,7 +532,7 @@ static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
 }
 
 #ifndef LMM_GRP_MIN
-#define LMM_GRP_MIN 64 /* the smallest component worth grouping (in variables) */
+#define LMM_GRP_MIN 16 /* the smallest component worth grouping (in variables) */
 #endif
 #define GRP_MIN LMM_GRP_MIN
 
