@@ -114,6 +114,13 @@ typedef struct lmm_elem lmm_elem;
 
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
 
+/* Makes room for need elements in the grow-only array arr (the call only when full). */
+#define GROW(arr, cap, need)                                                            \
+  do {                                                                                   \
+    if ((need) > (cap))                                                                  \
+      x_grow(&(arr), &(cap), (need), sizeof *(arr));                                     \
+  } while (0)
+
 /* ======================================================================
  * Pools: fixed-size objects carved from chunks, recycled through a free list.
  * ====================================================================== */
@@ -144,12 +151,18 @@ static void pool_add_chunk(pool *p) {
   }
 }
 
-/* A zeroed object; never NULL. */
-static void *pool_get(pool *p) {
+/* An object with unspecified contents; never NULL. */
+static void *pool_take(pool *p) {
   if (!p->free_list)
     pool_add_chunk(p);
   void **obj = p->free_list;
   p->free_list = *obj;
+  return obj;
+}
+
+/* A zeroed object; never NULL. */
+static void *pool_get(pool *p) {
+  void *obj = pool_take(p);
   memset(obj, 0, p->size);
   return obj;
 }
@@ -280,6 +293,8 @@ struct lmm_system {
   uint64_t n_solves;         /* filling runs so far (stamps fix_round, fix_solve) */
   double top_level;          /* solver: highest level reached so far in this run */
   int has_fp;                /* some constraint is FATPIPE */
+  lmm_var **tmp;             /* order_out's merge buffer */
+  size_t tmp_cap;            /* its capacity */
   lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
   size_t n_pins, pins_cap;   /* its length and capacity */
 };
@@ -292,6 +307,9 @@ static void double_update(double *x, double delta, double precision) {
     *x = 0.0;
 }
 static int double_positive(double x, double precision) { return x > precision; }
+/* fmin / fmax for numbers (never NaN here), inline instead of libm calls. */
+static double dmin(double a, double b) { return b < a ? b : a; }
+static double dmax(double a, double b) { return b > a ? b : a; }
 static int double_equals(double a, double b, double precision) {
   return fabs(a - b) < precision;
 }
@@ -387,7 +405,7 @@ static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
 }
 
 static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
-  x_grow(&s->stack, &s->stack_cap, *top + 1, sizeof *s->stack);
+  GROW(s->stack, s->stack_cap, *top + 1);
   lmm_elem *e = c->en_head;
   s->stack[(*top)++] = (mark_frame){c, e, e ? e->var->elems : NULL};
 }
@@ -508,7 +526,7 @@ static void fp_pin(lmm_system *s, lmm_cnst *c) {
     return;
   c->pinned = 1;
   c->pin_solve = s->n_solves;
-  x_grow(&s->pins, &s->pins_cap, s->n_pins + 1, sizeof *s->pins);
+  GROW(s->pins, s->pins_cap, s->n_pins + 1);
   s->pins[s->n_pins++] = c;
 }
 
@@ -663,7 +681,7 @@ static void grp_settle(lmm_system *s) {
 static void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
   double u = gu_from(c, 0);
   if (u > 0 && !grp_is_b(s, c))
-    s->grp_cap = fmin(s->grp_cap, c->bound / u);
+    s->grp_cap = dmin(s->grp_cap, c->bound / u);
 }
 
 /* v (enabled, on the enabled lists) joins level k; it is listed as modified. */
@@ -680,11 +698,11 @@ static void grp_join(lmm_system *s, lmm_var *v, int k) {
     grp_cap_cnst(s, c);
   }
   if (v->bound > 0)
-    s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+    s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
   v->grp_gen = s->grp_gen;
   v->gidx = k;
   s->grp_n++;
-  x_grow(&s->fast, &s->fast_cap, s->n_fast + 1, sizeof *s->fast);
+  GROW(s->fast, s->fast_cap, s->n_fast + 1);
   v->fast_slot = s->n_fast;
   s->fast[s->n_fast++] = v;
   s->modified = 1;
@@ -733,12 +751,12 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
     v->grp_gen = s->grp_gen;
     (*nv)++;
     if (v->bound > 0)
-      s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+      s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
     for (lmm_elem *x = v->elems; x; x = x->var_next)
       if (x->cnst->grp_gen != s->grp_gen) {
         x->cnst->grp_gen = s->grp_gen;
         gu_clear(x->cnst);
-        x_grow(&s->walk, &s->walk_cap, *top + 1, sizeof *s->walk);
+        GROW(s->walk, s->walk_cap, *top + 1);
         s->walk[(*top)++] = x->cnst;
       }
   }
@@ -810,6 +828,7 @@ void lmm_free(lmm_system *s) {
   free(s->fast);
   free(s->walk);
   free(s->pins);
+  free(s->tmp);
   free(s);
 }
 
@@ -832,7 +851,7 @@ double lmm_cnst_usage(const lmm_cnst *c) {
     if (e->weight <= 0)
       continue;
     double x = e->weight * lmm_var_value(e->var);
-    u = c->fatpipe ? fmax(u, x) : u + x;
+    u = c->fatpipe ? dmax(u, x) : u + x;
   }
   return u;
 }
@@ -860,10 +879,8 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
 }
 
 static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  lmm_elem *e = pool_get(&s->elem_pool);
-  e->cnst = c;
-  e->var = v;
-  e->weight = coeff;
+  lmm_elem *e = pool_take(&s->elem_pool);
+  *e = (lmm_elem){.cnst = c, .var = v, .weight = coeff}; /* every other field zero */
   v->has_fp |= c->fatpipe;
   if (v->elems_tail)
     v->elems_tail->var_next = e;
@@ -885,7 +902,7 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
     if (!e)
       new_elem(s, c, v, coeff);
     else
-      e->weight = c->fatpipe ? fmax(e->weight, coeff) : e->weight + coeff;
+      e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
     return;
   }
   grp_guard(s, v);
@@ -895,7 +912,7 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   if (!e)
     e = new_elem(s, c, v, coeff);
   else if (c->fatpipe)
-    e->weight = fmax(e->weight, coeff);
+    e->weight = dmax(e->weight, coeff);
   else
     e->weight += coeff;
   fp_cover(s, v);
@@ -1031,7 +1048,7 @@ static inline void saturated_cnst_update(lmm_system *s, double level, int pos, d
   } else if (*min_level != level) {
     return;
   }
-  x_grow(&s->sat_cnsts, &s->sat_cnsts_cap, s->n_sat_cnsts + 1, sizeof *s->sat_cnsts);
+  GROW(s->sat_cnsts, s->sat_cnsts_cap, s->n_sat_cnsts + 1);
   s->sat_cnsts[s->n_sat_cnsts++] = pos;
 }
 
@@ -1173,7 +1190,7 @@ static double min_bound_level(const lmm_system *s, double min_level) {
   for (const lmm_var *v = s->sat_head; v; v = v->sat_next) {
     double bp = v->bound * v->penalty;
     if (v->bound > 0 && bp < min_level)
-      min_bound = min_bound < 0 ? bp : fmin(min_bound, bp);
+      min_bound = min_bound < 0 ? bp : dmin(min_bound, bp);
   }
   return min_bound;
 }
@@ -1234,7 +1251,7 @@ static void maxmin_solve(lmm_system *s) {
   s->top_level = 0.0;
   saturated_var_update(s);
   do {
-    s->top_level = fmax(s->top_level, min_level);
+    s->top_level = dmax(s->top_level, min_level);
     lead = lead && it < GRP_K && s->n_sat_cnsts == 1;
     lmm_cnst *b = lead ? s->lights[s->sat_cnsts[0]].cnst : NULL;
     fix_saturated(s, min_level, &by_bound, lead ? it : -1);
@@ -1294,9 +1311,27 @@ static void solve_marked(lmm_system *s) {
  * Rounds: what the last solve recomputed
  * ====================================================================== */
 
-static int by_rank(const void *a, const void *b) {
-  uint64_t ra = (*(lmm_var *const *)a)->rank, rb = (*(lmm_var *const *)b)->rank;
-  return (ra > rb) - (ra < rb);
+/* Sorts a[0..n) by creation rank (all distinct): insertion sort on short runs, merge
+ * sort through tmp (n entries) above. */
+static void sort_by_rank(lmm_var **a, size_t n, lmm_var **tmp) {
+  if (n <= 16) {
+    for (size_t i = 1; i < n; i++) {
+      lmm_var *v = a[i];
+      size_t j = i;
+      for (; j > 0 && a[j - 1]->rank > v->rank; j--)
+        a[j] = a[j - 1];
+      a[j] = v;
+    }
+    return;
+  }
+  size_t h = n / 2, i = 0, j = h, k = 0;
+  sort_by_rank(a, h, tmp);
+  sort_by_rank(a + h, n - h, tmp);
+  while (i < h && j < n)
+    tmp[k++] = a[i]->rank < a[j]->rank ? a[i++] : a[j++];
+  while (i < h)
+    tmp[k++] = a[i++];
+  memcpy(a, tmp, k * sizeof *a); /* a[j..n) is already in place */
 }
 
 /* Puts the listed variables in creation order: a sort costs O(k log k), a pass over
@@ -1307,8 +1342,8 @@ static void order_out(lmm_system *s) {
   while ((size_t)1 << logk < k)
     logk++;
   if (k * logk < s->n_vars) {
-    if (k > 1)
-      qsort(s->out, k, sizeof *s->out, by_rank);
+    GROW(s->tmp, s->tmp_cap, k);
+    sort_by_rank(s->out, k, s->tmp);
     return;
   }
   size_t i = 0;
@@ -1325,7 +1360,7 @@ static void collect_modified(lmm_system *s) {
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
       if (e->weight <= 0 || e->var->listed == s->round)
         continue;
-      x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+      GROW(s->out, s->out_cap, s->n_out + 1);
       s->out[s->n_out++] = e->var;
       e->var->listed = s->round;
     }
@@ -1358,7 +1393,7 @@ static void append_fast(lmm_system *s) {
     v->fast_slot = SIZE_MAX;
     if (v->listed == s->round)
       continue;
-    x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+    GROW(s->out, s->out_cap, s->n_out + 1);
     v->out_slot = s->n_out;
     v->listed = s->round;
     s->out[s->n_out++] = v;
