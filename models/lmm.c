@@ -99,7 +99,31 @@
  * variable of it passed the check (it never mattered). Values are those of the solve with
  * c (measured bit for bit on the FATPIPE stencils); fewer variables are re-solved and
  * handed out. Cost: O(elements of v) per enable or expand of a variable with a FATPIPE
- * element, one comparison per left-out element fixed, O(modified list) per run. */
+ * element, one comparison per left-out element fixed, O(modified list) per run.
+ *
+ * Slack SHARED constraints (exact mode only). The same for a SHARED constraint c that is
+ * far from full. Let t_i = top_i / p_i, top_i the highest level the filling had reached
+ * when it fixed i: x_i <= t_i (fixed at top_i / p_i, or at a bound below it). At any
+ * iteration of level m, c's remaining minus m usage_c is bound_c - sum_fixed a x -
+ * m sum_unfixed a / p >= bound_c - sum_i a_ic t_i (m <= top_i for i fixed later), so if
+ * S_c = sum_i a_ic t_i < bound_c, c's level stays above m: c never saturates, never fixes
+ * anything, and can be left out (cnst_out) like an inert FATPIPE; the levels reached by
+ * the components it would join are the filling's levels anyway (they never decrease).
+ * A SHARED constraint goes out (slack_release) after a run in which it took part, had
+ * all its variables fixed and S_run <= 0.9 bound; while out it keeps S, the sum of its
+ * enabled elements' contrib a t: a run that fixes one of its variables updates it
+ * (slack_fixed), an enabled variable counts with a prediction (the smallest bound_k / a
+ * over its other constraints: slack_enable), a leaving one is taken off. After each run,
+ * every out constraint whose S it changed must have S <= (1 - 1e-6) bound (the margin
+ * covers the rounding of S and of the filling's levels), and no variable may be left
+ * unfixed on it; otherwise it comes back in (walked) and the run is repeated with it.
+ * A prediction above the margin brings the constraint in at once. A variable whose value
+ * must be recomputed and whose constraints are all out brings its tightest one in
+ * (slack_ensure_in), and so do the variables of a FATPIPE going out. The group treats an
+ * out constraint as any other (its variables must all be in the group, whose cap then
+ * keeps it unsaturated). Measured: values bit-identical to a solve with every constraint
+ * in on the stencils, and a SHARED backbone carrying few flows no longer ties them into
+ * one component (the stencil's allreduce, the start of each halo exchange). */
 #include "lmm.h"
 
 #include <assert.h>
@@ -193,6 +217,7 @@ struct lmm_elem {
   unsigned char enabled;       /* on the enabled list */
   unsigned char active;        /* on the active list */
   unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
+  double contrib;              /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
 };
 
 struct lmm_cnst {
@@ -206,6 +231,11 @@ struct lmm_cnst {
   size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
   int pinned;                    /* FATPIPE: kept in although n_uncov == 0 */
   uint64_t pin_solve;            /* system n_solves when it was pinned */
+  int slack;                     /* SHARED: left out, never saturates (see "Slack") */
+  double S;                      /* SHARED, slack: sum of its enabled elements' contrib */
+  double S_run;                  /* SHARED: sum of a_ic t_i over the last run's fixed i */
+  uint64_t in_run;               /* system n_solves of the last run it took part in */
+  uint64_t chk_solve;            /* system n_solves when last put on the chk list */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -237,6 +267,7 @@ struct lmm_var {
   int gidx;             /* group level (or solve iteration) of the variable */
   uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
   double fix_level;     /* highest filling level reached when it was fixed */
+  double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
   int has_fp;           /* has an element on a FATPIPE constraint */
 };
 
@@ -295,6 +326,8 @@ struct lmm_system {
   int has_fp;                /* some constraint is FATPIPE */
   lmm_var **tmp;             /* order_out's merge buffer */
   size_t tmp_cap;            /* its capacity */
+  lmm_cnst **chk;            /* slack constraints whose S the last run changed */
+  size_t n_chk, chk_cap;     /* its length and capacity */
   lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
   size_t n_pins, pins_cap;   /* its length and capacity */
 };
@@ -401,7 +434,9 @@ static void mod_remove(lmm_system *s, lmm_cnst *c) {
 /* Exact mode: c is an inert FATPIPE constraint, left out of marking and solving (see
  * "Inert FATPIPE" in the file comment). */
 static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
-  return c->fatpipe && s->exact && c->n_uncov == 0 && !c->pinned;
+  if (!s->exact)
+    return 0;
+  return c->fatpipe ? c->n_uncov == 0 && !c->pinned : c->slack;
 }
 
 static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
@@ -469,6 +504,82 @@ static void mark_from_var(lmm_system *s, const lmm_var *v) {
 }
 
 /* ======================================================================
+ * Slack SHARED constraints (exact mode; the idea is in the file comment)
+ * ====================================================================== */
+
+#define SLACK_LEAVE 0.9         /* a constraint goes out when S <= 0.9 bound */
+#define SLACK_KEEP (1.0 - 1e-6) /* and stays out while S <= bound (1 - 1e-6) */
+
+/* c (slack) comes back in: it is walked, so that what it connects is solved with it. */
+static void slack_in(lmm_system *s, lmm_cnst *c) {
+  c->slack = 0;
+  mark_cnst(s, c);
+}
+
+/* A bound on v's value before a solve: the smallest bound_k / a_vk over its constraints
+ * other than c (INFINITY when there is none). */
+static double slack_pred(const lmm_var *v, const lmm_cnst *c) {
+  double m = INFINITY;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst != c && e->weight > 0)
+      m = dmin(m, e->cnst->bound / e->weight);
+  return m;
+}
+
+/* v was enabled: its elements on slack constraints count with the predicted bound; a
+ * constraint that may no longer be slack comes in. */
+static void slack_enable(lmm_system *s, lmm_var *v) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    lmm_cnst *c = e->cnst;
+    if (c->fatpipe || !cnst_out(s, c) || e->weight <= 0)
+      continue;
+    e->contrib = e->weight * slack_pred(v, c);
+    c->S += e->contrib;
+    if (!(c->S <= c->bound * SLACK_KEEP))
+      slack_in(s, c);
+  }
+}
+
+/* v is disabled or freed: its elements no longer count. */
+static void slack_leave(lmm_system *s, lmm_var *v) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (!e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+      e->cnst->S -= e->contrib;
+      e->contrib = 0.0;
+    }
+}
+
+/* A variable whose value must be recomputed needs a constraint in the solve other than
+ * skip (NULL: none; a constraint about to go out): when all of them are out, the one with
+ * the smallest bound / a comes in. */
+static void slack_ensure_in(lmm_system *s, const lmm_var *v, const lmm_cnst *skip) {
+  const lmm_elem *best = NULL;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->weight <= 0 || e->cnst == skip)
+      continue;
+    if (!cnst_out(s, e->cnst))
+      return;
+    if (!best || e->cnst->bound / e->weight < best->cnst->bound / best->weight)
+      best = e;
+  }
+  if (best && !best->cnst->fatpipe)
+    slack_in(s, best->cnst);
+}
+
+/* The variable of e was fixed by a run, with value bound t per unit of coefficient: e's
+ * contribution to its (slack) constraint becomes a t; the constraint is checked after. */
+static void slack_fixed(lmm_system *s, lmm_elem *e, double t) {
+  lmm_cnst *c = e->cnst;
+  c->S += e->weight * t - e->contrib;
+  e->contrib = e->weight * t;
+  if (c->chk_solve != s->n_solves) {
+    c->chk_solve = s->n_solves;
+    GROW(s->chk, s->chk_cap, s->n_chk + 1);
+    s->chk[s->n_chk++] = c;
+  }
+}
+
+/* ======================================================================
  * Inert FATPIPE constraints (exact mode; the idea is in the file comment)
  * ====================================================================== */
 
@@ -481,8 +592,11 @@ static void fp_set(lmm_system *s, lmm_elem *e, int uncov) {
     return;
   e->uncov = (unsigned char)uncov;
   if (!uncov) {
-    if (c->n_uncov == 1 && s->exact)
+    if (c->n_uncov == 1 && s->exact && !c->pinned) {
+      for (const lmm_elem *x = c->en_head; x; x = x->en_next)
+        slack_ensure_in(s, x->var, c); /* c may have fixed them: they need another */
       mark_cnst(s, c);
+    }
     c->n_uncov--;
   } else if (++c->n_uncov == 1 && s->exact) {
     mark_cnst(s, c);
@@ -828,6 +942,7 @@ void lmm_free(lmm_system *s) {
   free(s->fast);
   free(s->walk);
   free(s->pins);
+  free(s->chk);
   free(s->tmp);
   free(s);
 }
@@ -916,6 +1031,8 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   else
     e->weight += coeff;
   fp_cover(s, v);
+  if (!c->fatpipe && cnst_out(s, c))
+    c->slack = 0; /* simpler than re-counting its S: in again (walked just below) */
   if (e->weight > 0 || v->penalty > 0)
     mark_cnst(s, c);
   if (s->exact)
@@ -935,13 +1052,16 @@ static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
     grp_join(s, v, grp_level_of(s, v));
     return;
   }
+  slack_enable(s, v);
   fp_cover(s, v);
+  slack_ensure_in(s, v, NULL);
   mark_from_var(s, v); /* after the move: the walk must see v */
 }
 
 static void disable_var(lmm_system *s, lmm_var *v) {
   mark_from_var(s, v); /* before the move: the walk must see v */
   fp_leave(s, v);
+  slack_leave(s, v);
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     enabled_remove(e->cnst, e);
     e->cnst->n_disabled++;
@@ -965,6 +1085,8 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
     disable_var(s, v);
   } else {
     v->penalty = penalty;
+    if (s->exact)
+      slack_ensure_in(s, v, NULL);
     mark_from_var(s, v);
   }
 }
@@ -973,6 +1095,8 @@ void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
   grp_guard(s, v);
   s->modified = 1;
   v->bound = bound;
+  if (s->exact && v->penalty > 0)
+    slack_ensure_in(s, v, NULL);
   for (lmm_elem *e = v->elems; e; e = e->var_next)
     mark_cnst(s, e->cnst);
 }
@@ -1003,6 +1127,7 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     mark_from_var(s, v); /* before detaching: the walk must see v */
   }
   fp_leave(s, v);
+  slack_leave(s, v);
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;
@@ -1108,6 +1233,7 @@ static void fatpipe_rescan(lmm_cnst *c) {
  * when the constraint takes no part (no capacity or no usage). */
 static int init_cnst(lmm_system *s, lmm_cnst *c) {
   c->remaining = c->bound;
+  c->S_run = 0.0;
   if (!double_positive(c->remaining, c->bound * s->precision))
     return 0;
   c->usage = 0.0;
@@ -1139,6 +1265,7 @@ static double init_lights(lmm_system *s) {
     c->light = -1;
     if (cnst_out(s, c) || !init_cnst(s, c))
       continue;
+    c->in_run = s->n_solves;
     int pos = (int)s->n_lights++;
     s->lights[pos] = (light){c->remaining / c->usage, c};
     c->light = pos;
@@ -1167,6 +1294,13 @@ static void refresh_light(lmm_system *s, lmm_cnst *c) {
 static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
   lmm_cnst *c = e->cnst;
   if (!c->fatpipe) {
+    if (c->slack && s->exact) {
+      slack_fixed(s, e, v->fix_t);
+      make_inactive(e);
+      return;
+    }
+    e->contrib = e->weight * v->fix_t;
+    c->S_run += e->contrib;
     double_update(&c->remaining, e->weight * v->value, c->bound * s->precision);
     double_update(&c->usage, e->weight / v->penalty, s->precision);
     refresh_light(s, c);
@@ -1216,6 +1350,7 @@ static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it
     v->gidx = it;
     v->fix_solve = s->n_solves;
     v->fix_level = s->top_level;
+    v->fix_t = s->top_level / v->penalty;
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       consume(s, e, v);
   }
@@ -1277,34 +1412,60 @@ static int fp_all_below(const lmm_system *s, const lmm_cnst *c) {
   return 1;
 }
 
-/* After a run: a variable left unfixed (its constraints dropped by the precision) may have
- * had a left-out constraint fix it: that one is pinned. A pinned constraint that took part
- * and never mattered (fp_all_below) is released. */
-static void fp_after_run(lmm_system *s) {
+/* A left-out constraint found wrong by the last run comes back in (walked); returns 1. */
+static int out_failed(lmm_system *s, lmm_cnst *c) {
+  if (c->fatpipe)
+    fp_pin(s, c); /* walked with the others by after_run */
+  else
+    slack_in(s, c);
+  return 1;
+}
+
+/* After a run: checks the left-out constraints. A slack one must still have S within
+ * SLACK_KEEP of its bound; a variable left unfixed (its constraints dropped by the
+ * precision) may have had a left-out constraint fix it. Those come back in. A pinned
+ * FATPIPE that took part and never mattered (fp_all_below) is released. Returns 1 when
+ * the run must be repeated with what came back in. */
+static int after_run(lmm_system *s) {
+  int again = 0;
+  for (size_t i = 0; i < s->n_chk; i++)
+    if (cnst_out(s, s->chk[i]) && !(s->chk[i]->S <= s->chk[i]->bound * SLACK_KEEP))
+      again = out_failed(s, s->chk[i]);
+  s->n_chk = 0;
   for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
     if (c->pinned && c->pin_solve != s->n_solves && c->n_uncov == 0 && fp_all_below(s, c))
       c->pinned = 0; /* not pushed on pins: nothing to re-solve */
     for (const lmm_elem *a = c->ac_head; a; a = a->ac_next)
       for (const lmm_elem *e = a->var->elems; e; e = e->var_next)
         if (e->weight > 0 && cnst_out(s, e->cnst))
-          fp_pin(s, e->cnst);
+          again = out_failed(s, e->cnst);
   }
+  for (size_t i = 0; i < s->n_pins; i++)
+    mark_cnst(s, s->pins[i]);
+  s->n_pins = 0;
+  return again;
 }
 
-/* Exact mode: runs the filling without the inert FATPIPE constraints, then again with
- * those that turned out not to be (each run pins at least one more). */
+/* After the last run: a SHARED constraint that took part, had all its variables fixed and
+ * S_run <= SLACK_LEAVE bound never saturated; it goes out (slack) with S = S_run. */
+static void slack_release(lmm_system *s) {
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next)
+    if (!c->fatpipe && !c->slack && c->in_run == s->n_solves && !c->ac_head && c->en_head &&
+        c->S_run <= c->bound * SLACK_LEAVE) {
+      c->slack = 1;
+      c->S = c->S_run;
+    }
+}
+
+/* Exact mode: runs the filling without the left-out constraints, then again with those
+ * that turned out to matter (each repetition brings at least one more in). */
 static void solve_marked(lmm_system *s) {
-  for (;;) {
+  maxmin_solve(s);
+  if (!s->exact)
+    return;
+  while (after_run(s))
     maxmin_solve(s);
-    if (!s->exact || !s->has_fp)
-      return;
-    fp_after_run(s);
-    if (s->n_pins == 0)
-      return;
-    for (size_t i = 0; i < s->n_pins; i++)
-      mark_cnst(s, s->pins[i]);
-    s->n_pins = 0;
-  }
+  slack_release(s);
 }
 
 /* ======================================================================

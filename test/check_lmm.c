@@ -535,6 +535,96 @@ START_TEST(fatpipe_pinned) {
 }
 END_TEST
 
+START_TEST(shared_slack) {
+  /* The system of fatpipe_inert with a SHARED backbone B = 100: a = 20/3, b = 10/3, c = 20
+   * use 30 of it (a + b + c: every flow crosses B once), below 0.9 x 100: B never
+   * saturated and goes out (slack), so that changing b's penalty to 1 re-solves L1 alone
+   * (a = b = 5; the sum becomes 30 again). Then e (p 1) on B alone: no other constraint
+   * bounds it, B is in again and connects everything: levels L1 20/3, L2 20, B 100/3.5:
+   * L1 first (a = b = 5: penalties 1 now), B 90 / 2 = 45, L2 20: c = 20, then e = 70.
+   * Freeing e: B (30 used) goes out again; a, b, c keep their values. */
+  static const double bounds[3] = {100, 10, 20};
+  static const fp_var d[4] = {{1, {1, 0, 0}, {1, 1, 0}}, {2, {1, 0, 0}, {1, 1, 0}},
+                              {1, {2, 0, 0}, {1, 1, 0}}, {1, {0, 0, 0}, {1, 0, 0}}};
+  fp_var d1[4];
+  int id[4] = {0, 1, 2, 3}, alive[4] = {1, 1, 1, 0}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[3];
+  lmm_var *v[4];
+  for (int i = 0; i < 3; i++)
+    c[i] = lmm_cnst_new(s, bounds[i], 0);
+  for (int i = 0; i < 3; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 3);
+  ck_val(v[0], 20.0 / 3);
+  ck_val(v[1], 10.0 / 3);
+  ck_val(v[2], 20);
+  lmm_var_set_penalty(s, v[1], 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 2);
+  ck_val(v[0], 5);
+  ck_val(v[1], 5);
+  ck_val(v[2], 20);
+  for (int i = 0; i < 4; i++)
+    d1[i] = d[i];
+  d1[1].p = 1;
+  fp_check_fresh(v, d1, alive, 3, bounds, 3);
+  v[3] = fp_add(s, c, &d[3], &id[3]);
+  alive[3] = 1;
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 4);
+  ck_val(v[2], 20);
+  ck_val(v[3], 70);
+  fp_check_fresh(v, d1, alive, 4, bounds, 3);
+  lmm_var_free(s, v[3]);
+  alive[3] = 0;
+  lmm_solve(s);
+  ck_val(v[0], 5);
+  ck_val(v[2], 20);
+  lmm_var_set_penalty(s, v[0], 2); /* B is out again: L1 alone, a = 10/3, b = 20/3 */
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 2);
+  ck_val(v[0], 10.0 / 3);
+  d1[0].p = 2;
+  fp_check_fresh(v, d1, alive, 4, bounds, 3);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(shared_slack_check) {
+  /* SHARED B = 28, L1 = 10, L2 = 20; a (p 1) on L1 + B, a2 (p 1) on L1, c (p 1) on
+   * L2 + B. Levels: L1 10/2 = 5, L2 20, B 14: a = a2 = 5; B 23 left for c, above L2's 20:
+   * c = 20. B uses 25 <= 0.9 x 28: out. Freeing a2 re-solves L1 alone: a = 10, and B would
+   * carry 30 > 28: the run finds it, B comes back in and the solve is repeated with it:
+   * L1 saturates first (a = 10), then B (28 - 10 = 18 < L2's 20): c = 18. */
+  static const double bounds[3] = {28, 10, 20};
+  static const fp_var d[3] = {{1, {1, 0, 0}, {1, 1, 0}}, {1, {1, 0, 0}, {1, 0, 0}},
+                              {1, {2, 0, 0}, {1, 1, 0}}};
+  int id[3] = {0, 1, 2}, alive[3] = {1, 1, 1};
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[3];
+  lmm_var *v[3];
+  for (int i = 0; i < 3; i++)
+    c[i] = lmm_cnst_new(s, bounds[i], 0);
+  for (int i = 0; i < 3; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_solve(s);
+  ck_val(v[0], 5);
+  ck_val(v[2], 20);
+  lmm_var_free(s, v[1]);
+  alive[1] = 0;
+  lmm_solve(s);
+  ck_val(v[0], 10);
+  ck_val(v[2], 18);
+  ck_rel(lmm_cnst_usage(c[0]), 28, 1e-12);
+  fp_check_fresh(v, d, alive, 3, bounds, 3);
+  lmm_free(s);
+}
+END_TEST
+
 /* ======================================================================
  * Randomized: incremental versus from scratch
  * ====================================================================== */
@@ -851,6 +941,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, fatpipe_inert);
   tcase_add_test(inc, fatpipe_back_in);
   tcase_add_test(inc, fatpipe_pinned);
+  tcase_add_test(inc, shared_slack);
+  tcase_add_test(inc, shared_slack_check);
   tcase_add_test(inc, random_exact_vs_fresh);
   tcase_add_test(inc, random_simgrid_mode_modified);
   tcase_set_timeout(inc, 120);
