@@ -516,24 +516,40 @@ static void slack_in(lmm_system *s, lmm_cnst *c) {
   mark_cnst(s, c);
 }
 
-/* A bound on v's value before a solve: the smallest bound_k / a_vk over its constraints
- * other than c (INFINITY when there is none). */
-static double slack_pred(const lmm_var *v, const lmm_cnst *c) {
-  double m = INFINITY;
-  for (const lmm_elem *e = v->elems; e; e = e->var_next)
-    if (e->cnst != c && e->weight > 0)
-      m = dmin(m, e->cnst->bound / e->weight);
-  return m;
+/* The two smallest bound_k / a_vk over v's elements (a > 0), and the element of the
+ * smallest: the smallest over the elements other than e is (e == *arg ? *min2 : *min1),
+ * INFINITY when there is none. */
+static void cap_mins(const lmm_var *v, double *min1, double *min2, const lmm_elem **arg) {
+  *min1 = *min2 = INFINITY;
+  *arg = NULL;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->weight <= 0)
+      continue;
+    double r = e->cnst->bound / e->weight;
+    if (r < *min1) {
+      *min2 = *min1;
+      *min1 = r;
+      *arg = e;
+    } else if (r < *min2) {
+      *min2 = r;
+    }
+  }
 }
 
-/* v was enabled: its elements on slack constraints count with the predicted bound; a
- * constraint that may no longer be slack comes in. */
+/* v was enabled: its elements on slack constraints count with a bound of v's value, the
+ * smallest bound_k / a_vk over its other constraints; a constraint that may no longer be
+ * slack comes in. */
 static void slack_enable(lmm_system *s, lmm_var *v) {
+  double min1 = 0, min2 = 0;
+  const lmm_elem *arg = NULL;
+  int have = 0; /* min1, min2, arg computed (only when needed) */
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     lmm_cnst *c = e->cnst;
     if (c->fatpipe || !cnst_out(s, c) || e->weight <= 0)
       continue;
-    e->contrib = e->weight * slack_pred(v, c);
+    if (!have)
+      cap_mins(v, &min1, &min2, &arg), have = 1;
+    e->contrib = e->weight * (e == arg ? min2 : min1);
     c->S += e->contrib;
     if (!(c->S <= c->bound * SLACK_KEEP))
       slack_in(s, c);
@@ -609,17 +625,9 @@ static void fp_set(lmm_system *s, lmm_elem *e, int uncov) {
 static void fp_cover(lmm_system *s, lmm_var *v) {
   if (!v->has_fp || v->penalty <= 0)
     return;
-  double min1 = INFINITY, min2 = INFINITY;
-  const lmm_elem *arg = NULL;
-  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
-    if (e->weight <= 0)
-      continue;
-    double r = e->cnst->bound / e->weight;
-    if (r < min1)
-      min2 = min1, min1 = r, arg = e;
-    else if (r < min2)
-      min2 = r;
-  }
+  double min1, min2;
+  const lmm_elem *arg;
+  cap_mins(v, &min1, &min2, &arg);
   for (lmm_elem *e = v->elems; e; e = e->var_next)
     if (e->cnst->fatpipe) {
       double other = e == arg ? min2 : min1;
