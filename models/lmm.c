@@ -78,7 +78,52 @@
  * lmm_next_modified when only the levels changed: the caller (engine.c) follows them
  * through the levels. A separate component (a CPU) keeps the ordinary path; the invariant
  * that makes this safe: a constraint of the group has only group variables among its
- * enabled ones. */
+ * enabled ones.
+ *
+ * Inert FATPIPE (exact mode only). A FATPIPE constraint c has level bound_c / max_j a_jc/p_j
+ * over its unfixed variables, i.e. min_j p_j bound_c / a_jc. A variable j of c is fixed at
+ * a level no higher than p_j bound_k / a_jk for any other constraint k of j (k's level
+ * while j is unfixed: remaining <= bound, usage >= a_jk / p_j). So when every enabled
+ * variable of c has another constraint with bound_k / a_jk < bound_c / a_jc (penalties
+ * cancel: "covered"), c stays strictly above the filling level, never saturates and never
+ * fixes anything: it is left out of marking walks and of the solve (cnst_out), and no
+ * longer ties the components of its variables together (a FATPIPE backbone). Each
+ * element counts in n_uncov while its variable is enabled and it is not covered; c is
+ * out while n_uncov == 0. Going out or coming back in, c is walked (fp_set), so that the
+ * variables it may have fixed, or now connects, are re-solved. The argument has a gap:
+ * the precision may drop k from the filling with j unfixed, and rounding may move
+ * levels. So each run checks it (fp_verify: the highest level reached when j is fixed
+ * must stay below bound_c / (a_jc / p_j), computed as the filling computes c's level;
+ * fp_after_run: no variable left unfixed); a failing c is pinned in and the run is
+ * repeated with it. A pinned c is released after a run in which it took part and every
+ * variable of it passed the check (it never mattered). Values are those of the solve with
+ * c (measured bit for bit on the FATPIPE stencils); fewer variables are re-solved and
+ * handed out. Cost: O(elements of v) per enable or expand of a variable with a FATPIPE
+ * element, one comparison per left-out element fixed, O(modified list) per run.
+ *
+ * Slack SHARED constraints (exact mode only). The same for a SHARED constraint c that is
+ * far from full. Let t_i = top_i / p_i, top_i the highest level the filling had reached
+ * when it fixed i: x_i <= t_i (fixed at top_i / p_i, or at a bound below it). At any
+ * iteration of level m, c's remaining minus m usage_c is bound_c - sum_fixed a x -
+ * m sum_unfixed a / p >= bound_c - sum_i a_ic t_i (m <= top_i for i fixed later), so if
+ * S_c = sum_i a_ic t_i < bound_c, c's level stays above m: c never saturates, never fixes
+ * anything, and can be left out (cnst_out) like an inert FATPIPE; the levels reached by
+ * the components it would join are the filling's levels anyway (they never decrease).
+ * A SHARED constraint goes out (slack_release) after a run in which it took part, had
+ * all its variables fixed and S_run <= 0.9 bound; while out it keeps S, the sum of its
+ * enabled elements' contrib a t: a run that fixes one of its variables updates it
+ * (slack_fixed), an enabled variable counts with a prediction (the smallest bound_k / a
+ * over its other constraints: slack_enable), a leaving one is taken off. After each run,
+ * every out constraint whose S it changed must have S <= (1 - 1e-6) bound (the margin
+ * covers the rounding of S and of the filling's levels), and no variable may be left
+ * unfixed on it; otherwise it comes back in (walked) and the run is repeated with it.
+ * A prediction above the margin brings the constraint in at once. A variable whose value
+ * must be recomputed and whose constraints are all out brings its tightest one in
+ * (slack_ensure_in), and so do the variables of a FATPIPE going out. The group treats an
+ * out constraint as any other (its variables must all be in the group, whose cap then
+ * keeps it unsaturated). Measured: values bit-identical to a solve with every constraint
+ * in on the stencils, and a SHARED backbone carrying few flows no longer ties them into
+ * one component (the stencil's allreduce, the start of each halo exchange). */
 #include "lmm.h"
 
 #include <assert.h>
@@ -92,6 +137,13 @@
 typedef struct lmm_elem lmm_elem;
 
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
+
+/* Makes room for need elements in the grow-only array arr (the call only when full). */
+#define GROW(arr, cap, need)                                                            \
+  do {                                                                                   \
+    if ((need) > (cap))                                                                  \
+      x_grow(&(arr), &(cap), (need), sizeof *(arr));                                     \
+  } while (0)
 
 /* ======================================================================
  * Pools: fixed-size objects carved from chunks, recycled through a free list.
@@ -123,12 +175,18 @@ static void pool_add_chunk(pool *p) {
   }
 }
 
-/* A zeroed object; never NULL. */
-static void *pool_get(pool *p) {
+/* An object with unspecified contents; never NULL. */
+static void *pool_take(pool *p) {
   if (!p->free_list)
     pool_add_chunk(p);
   void **obj = p->free_list;
   p->free_list = *obj;
+  return obj;
+}
+
+/* A zeroed object; never NULL. */
+static void *pool_get(pool *p) {
+  void *obj = pool_take(p);
   memset(obj, 0, p->size);
   return obj;
 }
@@ -158,6 +216,8 @@ struct lmm_elem {
   lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
   unsigned char enabled;       /* on the enabled list */
   unsigned char active;        /* on the active list */
+  unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
+  double contrib;              /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
 };
 
 struct lmm_cnst {
@@ -168,6 +228,14 @@ struct lmm_cnst {
   int light;                     /* solver: index in the light table, -1 if not there */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
+  size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
+  int pinned;                    /* FATPIPE: kept in although n_uncov == 0 */
+  uint64_t pin_solve;            /* system n_solves when it was pinned */
+  int slack;                     /* SHARED: left out, never saturates (see "Slack") */
+  double S;                      /* SHARED, slack: sum of its enabled elements' contrib */
+  double S_run;                  /* SHARED: sum of a_ic t_i over the last run's fixed i */
+  uint64_t in_run;               /* system n_solves of the last run it took part in */
+  uint64_t chk_solve;            /* system n_solves when last put on the chk list */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -195,8 +263,12 @@ struct lmm_var {
   lmm_var *all_next;    /* next live variable (creation order) */
   const lmm_system *sys; /* owner system, for the value of a grouped variable */
   uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
-  uint64_t fix_round;   /* == system round: fixed at iteration gidx of the last solve */
+  uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
   int gidx;             /* group level (or solve iteration) of the variable */
+  uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
+  double fix_level;     /* highest filling level reached when it was fixed */
+  double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
+  int has_fp;           /* has an element on a FATPIPE constraint */
 };
 
 typedef struct light {
@@ -249,6 +321,15 @@ struct lmm_system {
   int n_sat_b;               /* solver: leading iterations that saturated one alone */
   lmm_cnst **walk;           /* grp_form's stack of constraints to scan */
   size_t walk_cap;           /* its capacity */
+  uint64_t n_solves;         /* filling runs so far (stamps fix_round, fix_solve) */
+  double top_level;          /* solver: highest level reached so far in this run */
+  int has_fp;                /* some constraint is FATPIPE */
+  lmm_var **tmp;             /* order_out's merge buffer */
+  size_t tmp_cap;            /* its capacity */
+  lmm_cnst **chk;            /* slack constraints whose S the last run changed */
+  size_t n_chk, chk_cap;     /* its length and capacity */
+  lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
+  size_t n_pins, pins_cap;   /* its length and capacity */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -259,6 +340,9 @@ static void double_update(double *x, double delta, double precision) {
     *x = 0.0;
 }
 static int double_positive(double x, double precision) { return x > precision; }
+/* fmin / fmax for numbers (never NaN here), inline instead of libm calls. */
+static double dmin(double a, double b) { return b < a ? b : a; }
+static double dmax(double a, double b) { return b > a ? b : a; }
 static int double_equals(double a, double b, double precision) {
   return fabs(a - b) < precision;
 }
@@ -347,8 +431,16 @@ static void mod_remove(lmm_system *s, lmm_cnst *c) {
  * Marking (SimGrid's update_modified_cnst_set and its recursion)
  * ====================================================================== */
 
+/* Exact mode: c is an inert FATPIPE constraint, left out of marking and solving (see
+ * "Inert FATPIPE" in the file comment). */
+static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
+  if (!s->exact)
+    return 0;
+  return c->fatpipe ? c->n_uncov == 0 && !c->pinned : c->slack;
+}
+
 static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
-  x_grow(&s->stack, &s->stack_cap, *top + 1, sizeof *s->stack);
+  GROW(s->stack, s->stack_cap, *top + 1);
   lmm_elem *e = c->en_head;
   s->stack[(*top)++] = (mark_frame){c, e, e ? e->var->elems : NULL};
 }
@@ -362,7 +454,7 @@ static lmm_cnst *mark_step(lmm_system *s, mark_frame *f) {
       return NULL;
     lmm_elem *x = f->inner;
     f->inner = x->var_next;
-    if (x->cnst != f->cnst && !x->cnst->in_mod) {
+    if (x->cnst != f->cnst && !x->cnst->in_mod && !cnst_out(s, x->cnst)) {
       mod_push_back(s, x->cnst);
       return x->cnst;
     }
@@ -394,7 +486,7 @@ static void mark_walk(lmm_system *s, lmm_cnst *c) {
 }
 
 static void mark_cnst(lmm_system *s, lmm_cnst *c) {
-  if (c->in_mod)
+  if (c->in_mod || cnst_out(s, c))
     return;
   mod_push_back(s, c);
   mark_walk(s, c);
@@ -412,6 +504,162 @@ static void mark_from_var(lmm_system *s, const lmm_var *v) {
 }
 
 /* ======================================================================
+ * Slack SHARED constraints (exact mode; the idea is in the file comment)
+ * ====================================================================== */
+
+#define SLACK_LEAVE 0.9         /* a constraint goes out when S <= 0.9 bound */
+#define SLACK_KEEP (1.0 - 1e-6) /* and stays out while S <= bound (1 - 1e-6) */
+
+/* c (slack) comes back in: it is walked, so that what it connects is solved with it. */
+static void slack_in(lmm_system *s, lmm_cnst *c) {
+  c->slack = 0;
+  mark_cnst(s, c);
+}
+
+/* The two smallest bound_k / a_vk over v's elements (a > 0), and the element of the
+ * smallest: the smallest over the elements other than e is (e == *arg ? *min2 : *min1),
+ * INFINITY when there is none. */
+static void cap_mins(const lmm_var *v, double *min1, double *min2, const lmm_elem **arg) {
+  *min1 = *min2 = INFINITY;
+  *arg = NULL;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->weight <= 0)
+      continue;
+    double r = e->cnst->bound / e->weight;
+    if (r < *min1) {
+      *min2 = *min1;
+      *min1 = r;
+      *arg = e;
+    } else if (r < *min2) {
+      *min2 = r;
+    }
+  }
+}
+
+/* v was enabled: its elements on slack constraints count with a bound of v's value, the
+ * smallest bound_k / a_vk over its other constraints; a constraint that may no longer be
+ * slack comes in. */
+static void slack_enable(lmm_system *s, lmm_var *v) {
+  double min1 = 0, min2 = 0;
+  const lmm_elem *arg = NULL;
+  int have = 0; /* min1, min2, arg computed (only when needed) */
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    lmm_cnst *c = e->cnst;
+    if (c->fatpipe || !cnst_out(s, c) || e->weight <= 0)
+      continue;
+    if (!have)
+      cap_mins(v, &min1, &min2, &arg), have = 1;
+    e->contrib = e->weight * (e == arg ? min2 : min1);
+    c->S += e->contrib;
+    if (!(c->S <= c->bound * SLACK_KEEP))
+      slack_in(s, c);
+  }
+}
+
+/* v is disabled or freed: its elements no longer count. */
+static void slack_leave(lmm_system *s, lmm_var *v) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (!e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+      e->cnst->S -= e->contrib;
+      e->contrib = 0.0;
+    }
+}
+
+/* A variable whose value must be recomputed needs a constraint in the solve other than
+ * skip (NULL: none; a constraint about to go out): when all of them are out, the one with
+ * the smallest bound / a comes in. */
+static void slack_ensure_in(lmm_system *s, const lmm_var *v, const lmm_cnst *skip) {
+  const lmm_elem *best = NULL;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->weight <= 0 || e->cnst == skip)
+      continue;
+    if (!cnst_out(s, e->cnst))
+      return;
+    if (!best || e->cnst->bound / e->weight < best->cnst->bound / best->weight)
+      best = e;
+  }
+  if (best && !best->cnst->fatpipe)
+    slack_in(s, best->cnst);
+}
+
+/* The variable of e was fixed by a run, with value bound t per unit of coefficient: e's
+ * contribution to its (slack) constraint becomes a t; the constraint is checked after. */
+static void slack_fixed(lmm_system *s, lmm_elem *e, double t) {
+  lmm_cnst *c = e->cnst;
+  c->S += e->weight * t - e->contrib;
+  e->contrib = e->weight * t;
+  if (c->chk_solve != s->n_solves) {
+    c->chk_solve = s->n_solves;
+    GROW(s->chk, s->chk_cap, s->n_chk + 1);
+    s->chk[s->n_chk++] = c;
+  }
+}
+
+/* ======================================================================
+ * Inert FATPIPE constraints (exact mode; the idea is in the file comment)
+ * ====================================================================== */
+
+/* Counts e in its constraint's n_uncov or not. The constraint is walked while it is still
+ * in when it goes out (its variables, which it may have fixed, are re-solved without it),
+ * and when it comes back in (what it connects is solved with it). */
+static void fp_set(lmm_system *s, lmm_elem *e, int uncov) {
+  lmm_cnst *c = e->cnst;
+  if (e->uncov == uncov)
+    return;
+  e->uncov = (unsigned char)uncov;
+  if (!uncov) {
+    if (c->n_uncov == 1 && s->exact && !c->pinned) {
+      for (const lmm_elem *x = c->en_head; x; x = x->en_next)
+        slack_ensure_in(s, x->var, c); /* c may have fixed them: they need another */
+      mark_cnst(s, c);
+    }
+    c->n_uncov--;
+  } else if (++c->n_uncov == 1 && s->exact) {
+    mark_cnst(s, c);
+  }
+}
+
+/* Recomputes which FATPIPE elements of the enabled variable v are covered: e on c is
+ * covered when another constraint k of v has bound_k / a_vk < bound_c / a_vc (both
+ * coefficients > 0). O(elements of v): with the two smallest ratios. */
+static void fp_cover(lmm_system *s, lmm_var *v) {
+  if (!v->has_fp || v->penalty <= 0)
+    return;
+  double min1, min2;
+  const lmm_elem *arg;
+  cap_mins(v, &min1, &min2, &arg);
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst->fatpipe) {
+      double other = e == arg ? min2 : min1;
+      fp_set(s, e, e->weight > 0 && !(other < e->cnst->bound / e->weight));
+    }
+}
+
+/* v is disabled or freed: its elements no longer count (v still attached). */
+static void fp_leave(lmm_system *s, lmm_var *v) {
+  if (v->has_fp)
+    for (lmm_elem *e = v->elems; e; e = e->var_next)
+      fp_set(s, e, 0);
+}
+
+/* The solve found that c may not be left out: it is pinned in (and re-solved with). */
+static void fp_pin(lmm_system *s, lmm_cnst *c) {
+  if (c->pinned)
+    return;
+  c->pinned = 1;
+  c->pin_solve = s->n_solves;
+  GROW(s->pins, s->pins_cap, s->n_pins + 1);
+  s->pins[s->n_pins++] = c;
+}
+
+/* v was just fixed with e on a left-out c: c's level with v unfixed, bound / (a / p)
+ * (as the filling computes it), must stay strictly above every level reached so far. */
+static void fp_verify(lmm_system *s, const lmm_elem *e, const lmm_var *v) {
+  if (e->weight > 0 && !(s->top_level < e->cnst->bound / (e->weight / v->penalty)))
+    fp_pin(s, e->cnst);
+}
+
+/* ======================================================================
  * Group: exact mode's fast path for a component with one bottleneck
  * ====================================================================== */
 /* (the idea and invariants are in the file comment) */
@@ -424,7 +672,7 @@ static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
 }
 
 #ifndef LMM_GRP_MIN
-#define LMM_GRP_MIN 64 /* the smallest component worth grouping (in variables) */
+#define LMM_GRP_MIN 16 /* the smallest component worth grouping (in variables) */
 #endif
 #define GRP_MIN LMM_GRP_MIN
 
@@ -555,7 +803,7 @@ static void grp_settle(lmm_system *s) {
 static void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
   double u = gu_from(c, 0);
   if (u > 0 && !grp_is_b(s, c))
-    s->grp_cap = fmin(s->grp_cap, c->bound / u);
+    s->grp_cap = dmin(s->grp_cap, c->bound / u);
 }
 
 /* v (enabled, on the enabled lists) joins level k; it is listed as modified. */
@@ -572,11 +820,11 @@ static void grp_join(lmm_system *s, lmm_var *v, int k) {
     grp_cap_cnst(s, c);
   }
   if (v->bound > 0)
-    s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+    s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
   v->grp_gen = s->grp_gen;
   v->gidx = k;
   s->grp_n++;
-  x_grow(&s->fast, &s->fast_cap, s->n_fast + 1, sizeof *s->fast);
+  GROW(s->fast, s->fast_cap, s->n_fast + 1);
   v->fast_slot = s->n_fast;
   s->fast[s->n_fast++] = v;
   s->modified = 1;
@@ -616,7 +864,7 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
   for (lmm_elem *e = c->en_head; e; e = e->en_next) {
     lmm_var *v = e->var;
     c->gcount++;
-    if (v->fix_round != s->round || v->gidx < 0 || v->gidx >= s->grp_k)
+    if (v->fix_round != s->n_solves || v->gidx < 0 || v->gidx >= s->grp_k)
       return 0;
     if (e->weight > 0)
       c->gu[v->gidx] += e->weight / v->penalty;
@@ -625,12 +873,12 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
     v->grp_gen = s->grp_gen;
     (*nv)++;
     if (v->bound > 0)
-      s->grp_cap = fmin(s->grp_cap, v->bound * v->penalty);
+      s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
     for (lmm_elem *x = v->elems; x; x = x->var_next)
       if (x->cnst->grp_gen != s->grp_gen) {
         x->cnst->grp_gen = s->grp_gen;
         gu_clear(x->cnst);
-        x_grow(&s->walk, &s->walk_cap, *top + 1, sizeof *s->walk);
+        GROW(s->walk, s->walk_cap, *top + 1);
         s->walk[(*top)++] = x->cnst;
       }
   }
@@ -644,7 +892,8 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
  * the component is large. Walks the component from B_0: flags its constraints and
  * variables, sums their usages per level. */
 static void grp_form(lmm_system *s) {
-  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod)
+  /* The group's variables were all fixed by this solve, hence listed: n_out bounds them. */
+  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod || s->n_out < GRP_MIN)
     return;
   s->grp_gen++; /* the new group's stamp; bumped again on failure, which unflags all */
   s->grp_k = s->n_sat_b;
@@ -700,6 +949,9 @@ void lmm_free(lmm_system *s) {
   free(s->out);
   free(s->fast);
   free(s->walk);
+  free(s->pins);
+  free(s->chk);
+  free(s->tmp);
   free(s);
 }
 
@@ -710,6 +962,7 @@ lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   c->bound = bound;
   c->fatpipe = fatpipe != 0;
   c->light = -1;
+  s->has_fp |= c->fatpipe;
   return c;
 }
 
@@ -721,7 +974,7 @@ double lmm_cnst_usage(const lmm_cnst *c) {
     if (e->weight <= 0)
       continue;
     double x = e->weight * lmm_var_value(e->var);
-    u = c->fatpipe ? fmax(u, x) : u + x;
+    u = c->fatpipe ? dmax(u, x) : u + x;
   }
   return u;
 }
@@ -749,10 +1002,9 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
 }
 
 static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  lmm_elem *e = pool_get(&s->elem_pool);
-  e->cnst = c;
-  e->var = v;
-  e->weight = coeff;
+  lmm_elem *e = pool_take(&s->elem_pool);
+  *e = (lmm_elem){.cnst = c, .var = v, .weight = coeff}; /* every other field zero */
+  v->has_fp |= c->fatpipe;
   if (v->elems_tail)
     v->elems_tail->var_next = e;
   else
@@ -773,7 +1025,7 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
     if (!e)
       new_elem(s, c, v, coeff);
     else
-      e->weight = c->fatpipe ? fmax(e->weight, coeff) : e->weight + coeff;
+      e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
     return;
   }
   grp_guard(s, v);
@@ -783,9 +1035,12 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   if (!e)
     e = new_elem(s, c, v, coeff);
   else if (c->fatpipe)
-    e->weight = fmax(e->weight, coeff);
+    e->weight = dmax(e->weight, coeff);
   else
     e->weight += coeff;
+  fp_cover(s, v);
+  if (!c->fatpipe && cnst_out(s, c))
+    c->slack = 0; /* simpler than re-counting its S: in again (walked just below) */
   if (e->weight > 0 || v->penalty > 0)
     mark_cnst(s, c);
   if (s->exact)
@@ -805,11 +1060,16 @@ static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
     grp_join(s, v, grp_level_of(s, v));
     return;
   }
+  slack_enable(s, v);
+  fp_cover(s, v);
+  slack_ensure_in(s, v, NULL);
   mark_from_var(s, v); /* after the move: the walk must see v */
 }
 
 static void disable_var(lmm_system *s, lmm_var *v) {
   mark_from_var(s, v); /* before the move: the walk must see v */
+  fp_leave(s, v);
+  slack_leave(s, v);
   for (lmm_elem *e = v->elems; e; e = e->var_next) {
     enabled_remove(e->cnst, e);
     e->cnst->n_disabled++;
@@ -833,6 +1093,8 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
     disable_var(s, v);
   } else {
     v->penalty = penalty;
+    if (s->exact)
+      slack_ensure_in(s, v, NULL);
     mark_from_var(s, v);
   }
 }
@@ -841,6 +1103,8 @@ void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
   grp_guard(s, v);
   s->modified = 1;
   v->bound = bound;
+  if (s->exact && v->penalty > 0)
+    slack_ensure_in(s, v, NULL);
   for (lmm_elem *e = v->elems; e; e = e->var_next)
     mark_cnst(s, e->cnst);
 }
@@ -870,6 +1134,8 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     s->modified = 1;
     mark_from_var(s, v); /* before detaching: the walk must see v */
   }
+  fp_leave(s, v);
+  slack_leave(s, v);
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;
@@ -907,7 +1173,7 @@ void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
 /* A new candidate level at light index pos: a strictly smaller level restarts the
  * saturated set, an exactly equal one joins it (SimGrid compares levels with ==). */
-static void saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) {
+static inline void saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) {
   assert(level > 0);
   if (*min_level < 0 || *min_level > level) {
     *min_level = level;
@@ -915,7 +1181,7 @@ static void saturated_cnst_update(lmm_system *s, double level, int pos, double *
   } else if (*min_level != level) {
     return;
   }
-  x_grow(&s->sat_cnsts, &s->sat_cnsts_cap, s->n_sat_cnsts + 1, sizeof *s->sat_cnsts);
+  GROW(s->sat_cnsts, s->sat_cnsts_cap, s->n_sat_cnsts + 1);
   s->sat_cnsts[s->n_sat_cnsts++] = pos;
 }
 
@@ -975,6 +1241,7 @@ static void fatpipe_rescan(lmm_cnst *c) {
  * when the constraint takes no part (no capacity or no usage). */
 static int init_cnst(lmm_system *s, lmm_cnst *c) {
   c->remaining = c->bound;
+  c->S_run = 0.0;
   if (!double_positive(c->remaining, c->bound * s->precision))
     return 0;
   c->usage = 0.0;
@@ -1004,8 +1271,9 @@ static double init_lights(lmm_system *s) {
   x_grow(&s->lights, &s->lights_cap, s->n_mod, sizeof *s->lights);
   for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
     c->light = -1;
-    if (!init_cnst(s, c))
+    if (cnst_out(s, c) || !init_cnst(s, c))
       continue;
+    c->in_run = s->n_solves;
     int pos = (int)s->n_lights++;
     s->lights[pos] = (light){c->remaining / c->usage, c};
     c->light = pos;
@@ -1034,6 +1302,13 @@ static void refresh_light(lmm_system *s, lmm_cnst *c) {
 static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
   lmm_cnst *c = e->cnst;
   if (!c->fatpipe) {
+    if (c->slack && s->exact) {
+      slack_fixed(s, e, v->fix_t);
+      make_inactive(e);
+      return;
+    }
+    e->contrib = e->weight * v->fix_t;
+    c->S_run += e->contrib;
     double_update(&c->remaining, e->weight * v->value, c->bound * s->precision);
     double_update(&c->usage, e->weight / v->penalty, s->precision);
     refresh_light(s, c);
@@ -1041,8 +1316,11 @@ static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
     return;
   }
   make_inactive(e);
-  if (c->light < 0)
+  if (c->light < 0) {
+    if (cnst_out(s, c))
+      fp_verify(s, e, v);
     return; /* its usage is never read again in this solve */
+  }
   if (e->weight > 0 && e->weight / v->penalty == c->usage && --c->top_count == 0)
     fatpipe_rescan(c);
   refresh_light(s, c);
@@ -1054,7 +1332,7 @@ static double min_bound_level(const lmm_system *s, double min_level) {
   for (const lmm_var *v = s->sat_head; v; v = v->sat_next) {
     double bp = v->bound * v->penalty;
     if (v->bound > 0 && bp < min_level)
-      min_bound = min_bound < 0 ? bp : fmin(min_bound, bp);
+      min_bound = min_bound < 0 ? bp : dmin(min_bound, bp);
   }
   return min_bound;
 }
@@ -1076,8 +1354,11 @@ static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it
       v->value = v->bound;
     else
       continue;
-    v->fix_round = it >= 0 ? s->round : 0;
+    v->fix_round = it >= 0 ? s->n_solves : 0;
     v->gidx = it;
+    v->fix_solve = s->n_solves;
+    v->fix_level = s->top_level;
+    v->fix_t = s->top_level / v->penalty;
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       consume(s, e, v);
   }
@@ -1106,11 +1387,14 @@ static double next_level(lmm_system *s) {
 /* Also records, for grp_form, the constraints saturated alone (no bound deciding) by the
  * leading iterations (sat_b), and stamps the variables those iterations fixed. */
 static void maxmin_solve(lmm_system *s) {
+  s->n_solves++;
   double min_level = init_lights(s);
   int it = 0, by_bound, lead = 1; /* lead: every iteration so far saturated one alone */
   s->n_sat_b = 0;
+  s->top_level = 0.0;
   saturated_var_update(s);
   do {
+    s->top_level = dmax(s->top_level, min_level);
     lead = lead && it < GRP_K && s->n_sat_cnsts == 1;
     lmm_cnst *b = lead ? s->lights[s->sat_cnsts[0]].cnst : NULL;
     fix_saturated(s, min_level, &by_bound, lead ? it : -1);
@@ -1123,13 +1407,100 @@ static void maxmin_solve(lmm_system *s) {
   } while (s->n_lights > 0);
 }
 
+/* Whether every enabled variable of c (coefficient > 0) was fixed by the last run strictly
+ * below c's level with it unfixed: then c never saturated, and the run without c gives the
+ * same values. */
+static int fp_all_below(const lmm_system *s, const lmm_cnst *c) {
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
+    const lmm_var *v = e->var;
+    if (e->weight > 0 &&
+        (v->fix_solve != s->n_solves || !(v->fix_level < c->bound / (e->weight / v->penalty))))
+      return 0;
+  }
+  return 1;
+}
+
+/* A left-out constraint found wrong by the last run comes back in (walked); returns 1. */
+static int out_failed(lmm_system *s, lmm_cnst *c) {
+  if (c->fatpipe)
+    fp_pin(s, c); /* walked with the others by after_run */
+  else
+    slack_in(s, c);
+  return 1;
+}
+
+/* After a run: checks the left-out constraints. A slack one must still have S within
+ * SLACK_KEEP of its bound; a variable left unfixed (its constraints dropped by the
+ * precision) may have had a left-out constraint fix it. Those come back in. A pinned
+ * FATPIPE that took part and never mattered (fp_all_below) is released. Returns 1 when
+ * the run must be repeated with what came back in. */
+static int after_run(lmm_system *s) {
+  int again = 0;
+  for (size_t i = 0; i < s->n_chk; i++)
+    if (cnst_out(s, s->chk[i]) && !(s->chk[i]->S <= s->chk[i]->bound * SLACK_KEEP))
+      again = out_failed(s, s->chk[i]);
+  s->n_chk = 0;
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
+    if (c->pinned && c->pin_solve != s->n_solves && c->n_uncov == 0 && fp_all_below(s, c))
+      c->pinned = 0; /* not pushed on pins: nothing to re-solve */
+    for (const lmm_elem *a = c->ac_head; a; a = a->ac_next)
+      for (const lmm_elem *e = a->var->elems; e; e = e->var_next)
+        if (e->weight > 0 && cnst_out(s, e->cnst))
+          again = out_failed(s, e->cnst);
+  }
+  for (size_t i = 0; i < s->n_pins; i++)
+    mark_cnst(s, s->pins[i]);
+  s->n_pins = 0;
+  return again;
+}
+
+/* After the last run: a SHARED constraint that took part, had all its variables fixed and
+ * S_run <= SLACK_LEAVE bound never saturated; it goes out (slack) with S = S_run. */
+static void slack_release(lmm_system *s) {
+  for (lmm_cnst *c = s->mod_head; c; c = c->mod_next)
+    if (!c->fatpipe && !c->slack && c->in_run == s->n_solves && !c->ac_head && c->en_head &&
+        c->S_run <= c->bound * SLACK_LEAVE) {
+      c->slack = 1;
+      c->S = c->S_run;
+    }
+}
+
+/* Exact mode: runs the filling without the left-out constraints, then again with those
+ * that turned out to matter (each repetition brings at least one more in). */
+static void solve_marked(lmm_system *s) {
+  maxmin_solve(s);
+  if (!s->exact)
+    return;
+  while (after_run(s))
+    maxmin_solve(s);
+  slack_release(s);
+}
+
 /* ======================================================================
  * Rounds: what the last solve recomputed
  * ====================================================================== */
 
-static int by_rank(const void *a, const void *b) {
-  uint64_t ra = (*(lmm_var *const *)a)->rank, rb = (*(lmm_var *const *)b)->rank;
-  return (ra > rb) - (ra < rb);
+/* Sorts a[0..n) by creation rank (all distinct): insertion sort on short runs, merge
+ * sort through tmp (n entries) above. */
+static void sort_by_rank(lmm_var **a, size_t n, lmm_var **tmp) {
+  if (n <= 16) {
+    for (size_t i = 1; i < n; i++) {
+      lmm_var *v = a[i];
+      size_t j = i;
+      for (; j > 0 && a[j - 1]->rank > v->rank; j--)
+        a[j] = a[j - 1];
+      a[j] = v;
+    }
+    return;
+  }
+  size_t h = n / 2, i = 0, j = h, k = 0;
+  sort_by_rank(a, h, tmp);
+  sort_by_rank(a + h, n - h, tmp);
+  while (i < h && j < n)
+    tmp[k++] = a[i]->rank < a[j]->rank ? a[i++] : a[j++];
+  while (i < h)
+    tmp[k++] = a[i++];
+  memcpy(a, tmp, k * sizeof *a); /* a[j..n) is already in place */
 }
 
 /* Puts the listed variables in creation order: a sort costs O(k log k), a pass over
@@ -1140,8 +1511,8 @@ static void order_out(lmm_system *s) {
   while ((size_t)1 << logk < k)
     logk++;
   if (k * logk < s->n_vars) {
-    if (k > 1)
-      qsort(s->out, k, sizeof *s->out, by_rank);
+    GROW(s->tmp, s->tmp_cap, k);
+    sort_by_rank(s->out, k, s->tmp);
     return;
   }
   size_t i = 0;
@@ -1158,7 +1529,7 @@ static void collect_modified(lmm_system *s) {
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
       if (e->weight <= 0 || e->var->listed == s->round)
         continue;
-      x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+      GROW(s->out, s->out_cap, s->n_out + 1);
       s->out[s->n_out++] = e->var;
       e->var->listed = s->round;
     }
@@ -1191,7 +1562,7 @@ static void append_fast(lmm_system *s) {
     v->fast_slot = SIZE_MAX;
     if (v->listed == s->round)
       continue;
-    x_grow(&s->out, &s->out_cap, s->n_out + 1, sizeof *s->out);
+    GROW(s->out, s->out_cap, s->n_out + 1);
     v->out_slot = s->n_out;
     v->listed = s->round;
     s->out[s->n_out++] = v;
@@ -1204,7 +1575,7 @@ void lmm_solve(lmm_system *s) {
   if (!s->modified)
     return;
   if (s->mod_head) {
-    maxmin_solve(s);
+    solve_marked(s);
     collect_modified(s);
     if (s->exact && !s->grp_on)
       grp_form(s);

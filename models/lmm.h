@@ -73,7 +73,13 @@ void *lmm_var_owner(const lmm_var *v);
  * c1 = 4, u on c0, w on c1, v on both created disabled; after a solve, u's bound
  * changes then v is enabled: SimGrid gives u = v = 5, w = 4 (c1 over-used) where a
  * fresh solve gives u = 8, v = w = 2. 1 marks every constraint of the changed
- * variable: lmm_solve then gives the values of a from-scratch solve (to rounding). */
+ * variable: lmm_solve then gives the values of a from-scratch solve (to rounding).
+ * Exact mode also leaves out the constraints that provably never saturate: a FATPIPE
+ * whose every variable has another constraint with a smaller bound / coefficient, and a
+ * SHARED one far from full (lmm.c, "Inert FATPIPE", "Slack SHARED"), checking after each
+ * solve that they still do not; so that they no longer tie their variables into one
+ * component: a change then re-solves and hands out only the variables of the changed one.
+ * Set the mode before adding variables. */
 void lmm_set_exact_incremental(lmm_system *s, int exact);
 
 /* Re-solves the modified part of the system (all of it on the first call); does
