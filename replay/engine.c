@@ -156,7 +156,8 @@ static void heap_update(const eng *e, aheap *h, eng_act *a, double date) {
     sift_down(e, h, a->heap_idx);
     return;
   }
-  x_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v);
+  if (h->n == h->cap)
+    x_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v);
   heap_set(h, h->n++, a);
   sift_up(e, h, a->heap_idx);
 }
@@ -247,17 +248,8 @@ static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
   }
   eng_act *a = e->spare;
   e->spare = a->ctx;
-  memset(a, 0, sizeof *a);
-  a->kind = (uint8_t)kind;
-  a->state = S_RUNNING;
-  a->host = -1;
-  a->grp = -1;
-  a->factor = 1.0;
-  a->last_update = e->now;
-  a->seq = e->seq++;
-  a->heap_idx = SIZE_MAX;
-  a->done = done;
-  a->ctx = ctx;
+  *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,
+                 .last_update = e->now, .seq = e->seq++, .heap_idx = SIZE_MAX, .done = done, .ctx = ctx};
   e->pending++;
   return a;
 }
@@ -290,12 +282,18 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
   return 0;
 }
 
+/* Home slot of a route key: the high half of a product depends on every bit of the key
+ * (its low bits only on the key's low bits, which cluster for one source). */
+static size_t route_slot(uint64_t key, size_t cap) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
+}
+
 static void routes_rehash(eng *e) {
   size_t ncap = e->routes_cap ? 2 * e->routes_cap : 1024;
   route_entry *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (old[i].key) {
-      size_t j = (size_t)(old[i].key * 0x9E3779B97F4A7C15ull) & (ncap - 1);
+      size_t j = route_slot(old[i].key, ncap);
       while (nr[j].key)
         j = (j + 1) & (ncap - 1);
       nr[j] = old[i];
@@ -309,7 +307,7 @@ static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen
   if (2 * (e->nroutes + 1) > e->routes_cap)
     routes_rehash(e);
   uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
-  size_t j = (size_t)(key * 0x9E3779B97F4A7C15ull) & (e->routes_cap - 1);
+  size_t j = route_slot(key, e->routes_cap);
   while (e->routes[j].key && e->routes[j].key != key)
     j = (j + 1) & (e->routes_cap - 1);
   route_entry *r = &e->routes[j];

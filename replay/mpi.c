@@ -26,6 +26,14 @@ typedef struct transfer {
   double start; /* date both sides were posted */
 } transfer;
 
+/* A request as allocated: the public part, then the transfer a send starts when it is
+ * matched (the send outlives its transfer: the transfer holds a reference on it), so
+ * that starting a message allocates nothing. */
+typedef struct req_block {
+  mpi_req r; /* first: a mpi_req * of this file points to a req_block */
+  transfer t;
+} req_block;
+
 struct mpi_world {
   eng *e;
   const config *cfg;
@@ -39,8 +47,8 @@ struct mpi_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  mpi_req *spare; /* released requests for reuse, linked through next: one malloc per
-                     request ever alive at once instead of one per request posted */
+  mpi_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
+                     per request ever alive at once instead of one per request posted */
 };
 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
@@ -162,9 +170,8 @@ static void transfer_done(void *ctx, eng_act *a) {
     t->send->complete = 1;
     w->wake(w->ctx, t->send->src);
   }
-  mpi_req_release(w, t->send);
   mpi_req_release(w, t->recv);
-  free(t);
+  mpi_req_release(w, t->send); /* last: t lives in it */
 }
 
 static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
@@ -179,7 +186,7 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
              s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
     w->error(w->ctx, 0, msg);
   }
-  transfer *t = x_malloc(sizeof *t);
+  transfer *t = &((req_block *)s)->t;
   *t = (transfer){w, s, r, eng_now(w->e)};
   s->refs++;
   r->refs++;
@@ -190,7 +197,6 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
     w->error(w->ctx, 1, err);
     s->refs--;
     r->refs--;
-    free(t);
   }
 }
 
@@ -199,7 +205,7 @@ static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int comm, int64
   if (r)
     w->spare = r->next;
   else
-    r = x_malloc(sizeof *r);
+    r = x_malloc(sizeof(req_block));
   *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = eng_now(w->e)};
   return r;

@@ -315,10 +315,12 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int 
       return &r->store[i];
   if (!create)
     return NULL;
-  size_t old = r->store_cap;
-  x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
-  if (r->store_cap > old) /* entries past nstore keep their reqs buffer for reuse */
+  if (r->nstore == r->store_cap) {
+    size_t old = r->store_cap;
+    x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
+    /* entries past nstore keep their reqs buffer for reuse */
     memset(r->store + old, 0, (r->store_cap - old) * sizeof *r->store);
+  }
   store_list *l = &r->store[r->nstore++];
   l->n = 0;
   l->src = src;
@@ -357,6 +359,8 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
   r->nwl = 0;
   for (size_t i = 0; i < r->nstore; i++) {
     store_list *l = &r->store[i];
+    if (r->nwl + l->n > r->wl_cap)
+      x_grow(&r->wl, &r->wl_cap, r->nwl + l->n, sizeof *r->wl);
     for (size_t k = 0; k < l->n; k++) {
       if (!l->reqs[k])
         continue;
@@ -364,7 +368,6 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
         mpi_req_release(x->w, l->reqs[k]);
         continue;
       }
-      x_grow(&r->wl, &r->wl_cap, r->nwl + 1, sizeof *r->wl);
       r->wl[r->nwl++] = l->reqs[k];
     }
     l->n = 0; /* its buffer stays, for the next key */
@@ -493,7 +496,8 @@ static int keep(rank *r, const rop *o, mpi_req *q) {
     if (r->nbc)
       mpi_group_add(r->nbc, q);
     else {
-      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+      if (r->nslots == r->slots_cap)
+        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
       r->slots[r->nslots++] = q;
     }
     return 1;
