@@ -17,11 +17,16 @@
  * update per level, not one per flow. A flow leaving the group (or changing level) gets
  * its remaining work back from phi.
  *
- * Cost: O(log n) per heap update; per step, the solver's cost for the touched
- * component plus O(k log n) for its k recomputed variables (group flows: O(log n) for
- * the ones that join or leave). Actions are recycled through a free list. */
+ * The heaps are evq.h queues: actions due at the same date in creation order share a
+ * run, so the synchronised ranks of a stencil, whose thousands of messages end at a few
+ * dates, cost O(1) per event instead of O(log n).
+ *
+ * Cost: O(log n) per heap update (O(1) when it joins a run); per step, the solver's cost
+ * for the touched component plus O(k log n) for its k recomputed variables (group flows:
+ * O(log n) for the ones that join or leave). Actions are recycled through a free list. */
 #include "engine.h"
 
+#include "evq.h"
 #include "lmm.h"
 #include "xalloc.h"
 
@@ -48,7 +53,7 @@ struct eng_act {
   double date;        /* heap key: completion (or latency end) date; in the group heap,
                          the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order */
-  size_t heap_idx;    /* position in its heap, SIZE_MAX when in none */
+  evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
   lmm_var *var;       /* NULL for sleeps and contention-free flows */
   eng_done_fn done;
   void *ctx;
@@ -61,13 +66,8 @@ typedef struct route_entry {
   int nback;
 } route_entry;
 
-typedef struct aheap {
-  eng_act **v;   /* binary heap by (date, seq) */
-  size_t n, cap; /* length and capacity */
-} aheap;
-
 typedef struct egroup {
-  aheap heap;      /* the level's actions, by completion virtual time */
+  evq heap;        /* the level's actions, by completion virtual time */
   eng_act gact;    /* stands in the main heap for the level's first completion */
   double phi;      /* virtual time: integral of the level up to phi_t */
   double phi_t;    /* date at which phi was last brought up to date */
@@ -86,8 +86,8 @@ struct eng {
   int nhosts;
   double now;
   uint64_t seq;
-  int lifo;        /* tir/lifo-ties: reverse the order of equal dates */
-  aheap heap;      /* running actions by completion date (and the groups' stand-ins) */
+  uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
+  evq heap;        /* running actions by completion date (and the groups' stand-ins) */
   egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
@@ -100,66 +100,17 @@ struct eng {
   void *host_ctx;
 };
 
-/* ====== heaps (binary, keyed by date then seq) ====== */
+/* ====== heaps (evq.h: by date, then seq; reversed with tir/lifo-ties) ====== */
 
-static int before(const eng *e, const eng_act *a, const eng_act *b) {
-  return a->date < b->date || (a->date == b->date && (e->lifo ? a->seq > b->seq : a->seq < b->seq));
-}
+static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
 
-static void heap_set(aheap *h, size_t i, eng_act *a) {
-  h->v[i] = a;
-  a->heap_idx = i;
-}
-
-static void sift_up(const eng *e, aheap *h, size_t i) {
-  eng_act *a = h->v[i];
-  while (i > 0 && before(e, a, h->v[(i - 1) / 2])) {
-    heap_set(h, i, h->v[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-  heap_set(h, i, a);
-}
-
-static void sift_down(const eng *e, aheap *h, size_t i) {
-  eng_act *a = h->v[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= h->n)
-      break;
-    if (c + 1 < h->n && before(e, h->v[c + 1], h->v[c]))
-      c++;
-    if (!before(e, h->v[c], a))
-      break;
-    heap_set(h, i, h->v[c]);
-    i = c;
-  }
-  heap_set(h, i, a);
-}
-
-static void heap_remove(const eng *e, aheap *h, eng_act *a) {
-  size_t i = a->heap_idx;
-  if (i == SIZE_MAX)
-    return;
-  a->heap_idx = SIZE_MAX;
-  eng_act *last = h->v[--h->n];
-  if (i == h->n)
-    return;
-  heap_set(h, i, last);
-  sift_up(e, h, i);
-  sift_down(e, h, last->heap_idx);
-}
-
-static void heap_update(const eng *e, aheap *h, eng_act *a, double date) {
+static void heap_update(const eng *e, evq *q, eng_act *a, double date) {
+  if (evq_queued(&a->pos) && a->date == date)
+    return; /* same key (date, tie): same place */
   a->date = date;
-  if (a->heap_idx != SIZE_MAX) {
-    sift_up(e, h, a->heap_idx);
-    sift_down(e, h, a->heap_idx);
-    return;
-  }
-  if (h->n == h->cap)
-    x_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v);
-  heap_set(h, h->n++, a);
-  sift_up(e, h, a->heap_idx);
+  if (evq_queued(&a->pos))
+    evq_remove(q, &a->pos);
+  evq_push(q, &a->pos, date, a->seq ^ e->tie_xor, a);
 }
 
 /* ====== construction ====== */
@@ -174,11 +125,12 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
-  e->lifo = c->lifo_ties;
+  e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
+  evq_init(&e->heap);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    evq_init(&e->grp[k].heap);
     e->grp[k].gact.kind = K_GROUP;
     e->grp[k].gact.host = k;
-    e->grp[k].gact.heap_idx = SIZE_MAX;
   }
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
@@ -208,7 +160,7 @@ void eng_free(eng *e) {
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++)
-    free(e->grp[k].heap.v);
+    evq_free(&e->grp[k].heap);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].links);
@@ -216,7 +168,7 @@ void eng_free(eng *e) {
     }
   free(e->routes);
   plat_route_free(&e->scratch);
-  free(e->heap.v);
+  evq_free(&e->heap);
   lmm_free(e->sys);
   free(e->links);
   free(e->cpus);
@@ -249,7 +201,7 @@ static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
   eng_act *a = e->spare;
   e->spare = a->ctx;
   *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,
-                 .last_update = e->now, .seq = e->seq++, .heap_idx = SIZE_MAX, .done = done, .ctx = ctx};
+                 .last_update = e->now, .seq = e->seq++, .done = done, .ctx = ctx};
   e->pending++;
   return a;
 }
@@ -402,7 +354,7 @@ static void group_advance(eng *e) {
 static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
   update_remains(e, a);
-  heap_remove(e, &e->heap, a);
+  heap_remove(&e->heap, a);
   a->grp = (int8_t)k;
   a->gpen = lmm_var_penalty(v);
   heap_update(e, &g->heap, a, g->phi + a->remains * a->gpen / a->factor);
@@ -411,7 +363,7 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
 static void group_leave(eng *e, eng_act *a) {
   egroup *g = &e->grp[a->grp];
-  heap_remove(e, &g->heap, a);
+  heap_remove(&g->heap, a);
   a->grp = -1;
   a->remains = (a->date - g->phi) * a->factor / a->gpen;
   if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
@@ -424,11 +376,15 @@ static void group_leave(eng *e, eng_act *a) {
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
   if (g->heap.n == 0 || g->level <= 0) {
-    heap_remove(e, &e->heap, &g->gact);
+    heap_remove(&e->heap, &g->gact);
     return;
   }
-  eng_act *top = g->heap.v[0];
-  g->gact.seq = top->seq;
+  double phi_top;
+  const eng_act *top = evq_top(&g->heap, &phi_top);
+  if (g->gact.seq != top->seq) { /* a new tie: not the same place even at the same date */
+    heap_remove(&e->heap, &g->gact);
+    g->gact.seq = top->seq;
+  }
   double dt = (top->date - g->phi) / g->level;
   heap_update(e, &e->heap, &g->gact, g->phi_t + (dt > 0 ? dt : 0));
 }
@@ -449,7 +405,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
   if (a->rate > 0)
     heap_update(e, &e->heap, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
   else
-    heap_remove(e, &e->heap, a);
+    heap_remove(&e->heap, a);
 }
 
 static void reschedule(eng *e) {
@@ -470,7 +426,7 @@ static void finish(eng *e, eng_act *a) {
   if (a->kind == K_EXEC && e->host_fn)
     e->host_fn(e->host_ctx, a->host, e->now);
   if (a->grp >= 0)
-    heap_remove(e, &e->grp[a->grp].heap, a);
+    heap_remove(&e->grp[a->grp].heap, a);
   if (a->var)
     lmm_var_free(e->sys, a->var);
   e->pending--;
@@ -482,8 +438,9 @@ static void finish(eng *e, eng_act *a) {
 
 /* Level k's first action is due: it completes, the stand-in moves on to the next one. */
 static void group_pop(eng *e, int k) {
-  eng_act *a = e->grp[k].heap.v[0];
-  heap_remove(e, &e->grp[k].heap, a);
+  double phi;
+  eng_act *a = evq_top(&e->grp[k].heap, &phi);
+  heap_remove(&e->grp[k].heap, a);
   a->grp = -1;
   a->remains = 0;
   group_schedule(e, k);
@@ -492,18 +449,17 @@ static void group_pop(eng *e, int k) {
 
 int eng_step(eng *e) {
   reschedule(e);
-  if (e->heap.n == 0)
+  double next;
+  if (!evq_top(&e->heap, &next))
     return 0;
-  double next = e->heap.v[0]->date;
   if (next > e->now)
     e->now = next;
-  while (e->heap.n > 0 && fabs(e->heap.v[0]->date - e->now) < e->cfg->surf_precision) {
-    eng_act *a = e->heap.v[0];
+  for (eng_act *a; (a = evq_top(&e->heap, &next)) && fabs(next - e->now) < e->cfg->surf_precision;) {
     if (a->kind == K_GROUP) {
       group_pop(e, a->host);
       continue;
     }
-    heap_remove(e, &e->heap, a);
+    heap_remove(&e->heap, a);
     if (a->state == S_LATENCY) {
       a->state = S_RUNNING;
       a->last_update = e->now;

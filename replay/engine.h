@@ -3,7 +3,7 @@
  *
  * Actions progress at rates given by the max-min solver (lmm.h); between two events
  * rates are constant. The engine keeps every running action's completion date in a
- * binary heap ordered by (date, creation sequence number), so equal dates are ordered
+ * priority queue ordered by (date, creation sequence number), so equal dates are ordered
  * deterministically. It updates an action's remaining work lazily, only when its rate
  * changes (SimGrid's "Lazy" update; results equal the full update). */
 #ifndef TIR_ENGINE_H
