@@ -64,6 +64,8 @@ typedef struct route_entry {
   net_path path;
   int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;
+  double payload;    /* the last flow's payload (-1: none) and its parameters: a pure */
+  net_flow flow;     /* function of (payload, path), reused while payloads repeat */
 } route_entry;
 
 typedef struct egroup {
@@ -226,6 +228,7 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
   }
   r->back = NULL;
   r->nback = 0;
+  r->payload = -1;
   if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0) {
     r->back = x_malloc((e->scratch.n + 1) * sizeof *r->back);
     memcpy(r->back, e->scratch.links, e->scratch.n * sizeof *r->back);
@@ -279,8 +282,11 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   route_entry *r = get_route(e, src, dst, err, errlen);
   if (!r)
     return NULL;
-  net_flow f;
-  e->model->flow(e->cfg, payload, &r->path, &f);
+  if (r->payload != payload) {
+    e->model->flow(e->cfg, payload, &r->path, &r->flow);
+    r->payload = payload;
+  }
+  const net_flow f = r->flow;
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
   a->factor = f.factor;

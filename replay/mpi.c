@@ -51,6 +51,8 @@ struct mpi_world {
                      per request ever alive at once instead of one per request posted */
 };
 
+static void rehash(mpi_world *w);
+
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
                    mpi_error_fn error, void *ctx) {
   mpi_world *w = x_calloc(1, sizeof *w);
@@ -61,6 +63,7 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
   w->wake = wake;
   w->error = error;
   w->ctx = ctx;
+  rehash(w); /* the first table: get_box never meets an empty one */
   return w;
 }
 
@@ -91,18 +94,28 @@ void mpi_free(mpi_world *w) {
 
 /* ====== mailbox table ====== */
 
+/* Hash of a mailbox's key, never 0 (0 marks a free slot); its high bits give the slot. */
 static uint64_t box_key(int dst, int src, int tag, int comm) {
-  uint64_t k = ((uint64_t)(uint32_t)dst << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint64_t)(uint32_t)tag;
-  return (k ^ ((uint64_t)(uint32_t)comm << 52) ^ ((uint64_t)(uint32_t)comm * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull | 1;
+  uint64_t k = (uint64_t)(uint32_t)dst * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)src * 0xC2B2AE3D27D4EB4Full ^
+               (uint64_t)(uint32_t)tag * 0x165667B19E3779F9ull ^ (uint64_t)(uint32_t)comm * 0xD6E8FEB86659FD93ull;
+  k ^= k >> 29;
+  return k * 0xFF51AFD7ED558CCDull | 1;
 }
 
-/* Home slot of key in a table of cap (a power of two) slots. The key is a product, whose
- * low bits depend only on the low bits of (dst, src, tag): fold the high bits in. */
-static size_t box_slot(uint64_t key, size_t cap) {
-  key ^= key >> 33;
-  key *= 0xFF51AFD7ED558CCDull;
-  key ^= key >> 33;
-  return (size_t)key & (cap - 1);
+/* Home slot of key in a table of cap (a power of two) slots: the product's high bits. */
+static size_t box_slot(uint64_t key, size_t cap) { return (size_t)(key >> 32) & (cap - 1); }
+
+/* Inserts the (absent) mailbox of (dst, src, tag, comm). */
+__attribute__((noinline)) /* the cold path, out of get_box */
+static mbox *new_box(mpi_world *w, uint64_t key, int dst, int src, int tag, int comm) {
+  if (2 * (w->nboxes + 1) > w->cap)
+    rehash(w);
+  size_t j = box_slot(key, w->cap);
+  while (w->boxes[j].key)
+    j = (j + 1) & (w->cap - 1);
+  w->nboxes++;
+  w->boxes[j] = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
+  return &w->boxes[j];
 }
 
 static void rehash(mpi_world *w) {
@@ -120,21 +133,17 @@ static void rehash(mpi_world *w) {
   w->cap = ncap;
 }
 
+/* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
 static mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
-  if (2 * (w->nboxes + 1) > w->cap)
-    rehash(w);
   uint64_t key = box_key(dst, src, tag, comm);
-  size_t j = box_slot(key, w->cap);
-  for (;; j = (j + 1) & (w->cap - 1)) {
+  for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
-    if (!b->key) {
-      *b = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
-      w->nboxes++;
-      return b;
-    }
     if (b->key == key && b->dst == dst && b->src == src && b->tag == tag && b->comm == comm)
       return b;
+    if (!b->key)
+      break;
   }
+  return new_box(w, key, dst, src, tag, comm);
 }
 
 static void enqueue(mbox *b, mpi_req *r) {
@@ -260,21 +269,18 @@ void mpi_group_add(mpi_req *g, mpi_req *child) {
   g->children[g->nchildren++] = child;
 }
 
-int mpi_req_done(const mpi_req *r) {
-  if (!r->group)
-    return r->complete;
+int mpi_group_done(const mpi_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     if (!r->children[i]->complete)
       return 0;
   return 1;
 }
 
-void mpi_req_release(mpi_world *w, mpi_req *r) {
-  if (!r || --r->refs > 0)
-    return;
+void mpi_req_free(mpi_world *w, mpi_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     mpi_req_release(w, r->children[i]);
-  free(r->children);
+  if (r->children)
+    free(r->children);
   r->next = w->spare;
   w->spare = r;
 }

@@ -310,9 +310,12 @@ static void expand(replay_ctx *x, rank *r) {
 /* ====== request store (trace-level isend/irecv requests) ====== */
 
 static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
-  for (size_t i = 0; i < r->nstore; i++)
-    if (r->store[i].src == src && r->store[i].dst == dst && r->store[i].tag == tag && r->store[i].comm == comm)
+  const store_key k = {src, dst, tag, comm};
+  for (size_t i = 0; i < r->nstore; i++) {
+    const store_key *o = &r->store[i].k;
+    if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
       return &r->store[i];
+  }
   if (!create)
     return NULL;
   if (r->nstore == r->store_cap) {
@@ -323,10 +326,7 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int 
   }
   store_list *l = &r->store[r->nstore++];
   l->n = 0;
-  l->src = src;
-  l->dst = dst;
-  l->tag = tag;
-  l->comm = comm;
+  l->k = k;
   return l;
 }
 

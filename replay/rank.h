@@ -24,8 +24,12 @@ typedef struct rop {
   double amount; /* flops or seconds */
 } rop;
 
-typedef struct store_list {
+typedef struct store_key {
   int32_t src, dst, tag, comm;
+} store_key;
+
+typedef struct store_list {
+  store_key k;
   mpi_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
   size_t n, cap;
 } store_list;
