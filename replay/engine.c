@@ -12,10 +12,10 @@
  * their bottleneck) is followed through one virtual clock per level instead: phi_k, the
  * integral of m_k over time. A flow entering level k with remaining work r at phi0
  * completes when phi_k reaches phi0 + r p / factor whatever m_k does meanwhile, so each
- * level has its own heap keyed by that value and a single stand-in (gact) in the main
- * heap at the real date of its first completion; a change of the levels costs one heap
- * update per level, not one per flow. A flow leaving the group (or changing level) gets
- * its remaining work back from phi.
+ * level has its own heap keyed by that value, and the real date of its first completion
+ * (due) competes with the main heap's top for the next event; a change of the levels
+ * costs O(1) per level, not one heap update per flow. A flow leaving the group (or
+ * changing level) gets its remaining work back from phi.
  *
  * The heaps are evq.h queues: actions due at the same date in creation order share a
  * run, so the synchronised ranks of a stencil, whose thousands of messages end at a few
@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FLOW, K_EXEC, K_SLEEP, K_GROUP };
+enum { K_FLOW, K_EXEC, K_SLEEP };
 #define ACT_CHUNK 256 /* actions per allocated block */
 enum { S_LATENCY, S_RUNNING };
 
@@ -70,7 +70,9 @@ typedef struct route_entry {
 
 typedef struct egroup {
   evq heap;        /* the level's actions, by completion virtual time */
-  eng_act gact;    /* stands in the main heap for the level's first completion */
+  int has_due;     /* the level has a first completion (a flow and a positive level) */
+  double due;      /* its real date */
+  uint64_t due_tie; /* and its tie (that flow's): it is ordered as in the main heap */
   double phi;      /* virtual time: integral of the level up to phi_t */
   double phi_t;    /* date at which phi was last brought up to date */
   double level;    /* level used since phi_t (0: none) */
@@ -89,8 +91,9 @@ struct eng {
   double now;
   uint64_t seq;
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
-  evq heap;        /* running actions by completion date (and the groups' stand-ins) */
+  evq heap;        /* running actions by completion date (but the groups') */
   egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
+  int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
@@ -128,12 +131,10 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
+  e->first_due = -1;
   evq_init(&e->heap);
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++)
     evq_init(&e->grp[k].heap);
-    e->grp[k].gact.kind = K_GROUP;
-    e->grp[k].gact.host = k;
-  }
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);
@@ -346,7 +347,7 @@ static void update_remains(eng *e, eng_act *a) {
 }
 
 /* ====== the group: actions whose rate is a level of the solver's group x factor / penalty
- * (see the file comment: one virtual clock, heap and stand-in per level) ====== */
+ * (see the file comment: one virtual clock, heap and due date per level) ====== */
 
 /* Brings every level's phi up to now at the level used since phi_t. */
 static void group_advance(eng *e) {
@@ -377,22 +378,27 @@ static void group_leave(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-/* Puts level k's stand-in in the heap at the real date of its first completion (seq:
- * that action's, so that ties with other actions keep the order of a plain heap). */
+/* Level k's due: the real date of its first completion, with that action's tie. */
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
-  if (g->heap.n == 0 || g->level <= 0) {
-    heap_remove(&e->heap, &g->gact);
-    return;
-  }
   double phi_top;
   const eng_act *top = evq_top(&g->heap, &phi_top);
-  if (g->gact.seq != top->seq) { /* a new tie: not the same place even at the same date */
-    heap_remove(&e->heap, &g->gact);
-    g->gact.seq = top->seq;
-  }
+  g->has_due = top && g->level > 0;
+  if (!g->has_due)
+    return;
   double dt = (top->date - g->phi) / g->level;
-  heap_update(e, &e->heap, &g->gact, g->phi_t + (dt > 0 ? dt : 0));
+  g->due = g->phi_t + (dt > 0 ? dt : 0);
+  g->due_tie = top->seq ^ e->tie_xor;
+}
+
+/* Sets e->first_due after a change of the levels' dues. */
+static void first_due_level(eng *e) {
+  e->first_due = -1;
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    const egroup *g = &e->grp[k], *f = &e->grp[e->first_due < 0 ? 0 : e->first_due];
+    if (g->has_due && (e->first_due < 0 || g->due < f->due || (g->due == f->due && g->due_tie < f->due_tie)))
+      e->first_due = k;
+  }
 }
 
 /* A recomputed variable: into, out of or across the group's levels, or a new rate. */
@@ -426,6 +432,7 @@ static void reschedule(eng *e) {
     e->grp[k].level = lmm_group_level(e->sys, k);
     group_schedule(e, k);
   }
+  first_due_level(e);
 }
 
 static void finish(eng *e, eng_act *a) {
@@ -442,7 +449,7 @@ static void finish(eng *e, eng_act *a) {
   e->spare = a;
 }
 
-/* Level k's first action is due: it completes, the stand-in moves on to the next one. */
+/* Level k's first action is due: it completes, the level's due moves on to the next one. */
 static void group_pop(eng *e, int k) {
   double phi;
   eng_act *a = evq_top(&e->grp[k].heap, &phi);
@@ -450,19 +457,40 @@ static void group_pop(eng *e, int k) {
   a->grp = -1;
   a->remains = 0;
   group_schedule(e, k);
+  first_due_level(e);
   finish(e, a);
+}
+
+/* The next event, by (date, tie): the main heap's top or a level's due. Returns 1 with
+ * *a that action, or with *level >= 0 that level; 0 when there is none. */
+static int next_event(const eng *e, eng_act **a, int *level, double *date) {
+  *a = evq_top(&e->heap, date);
+  *level = e->first_due;
+  if (*level < 0)
+    return *a != NULL;
+  const egroup *g = &e->grp[*level];
+  if (*a && (*date < g->due || (*date == g->due && ((*a)->seq ^ e->tie_xor) < g->due_tie)))
+    *level = -1;
+  else
+    *date = g->due;
+  return 1;
 }
 
 int eng_step(eng *e) {
   reschedule(e);
   double next;
-  if (!evq_top(&e->heap, &next))
-    return 0;
-  if (next > e->now)
-    e->now = next;
-  for (eng_act *a; (a = evq_top(&e->heap, &next)) && fabs(next - e->now) < e->cfg->surf_precision;) {
-    if (a->kind == K_GROUP) {
-      group_pop(e, a->host);
+  eng_act *a;
+  int k, any = 0;
+  while (next_event(e, &a, &k, &next)) {
+    if (!any) { /* the first event: time advances to it */
+      any = 1;
+      if (next > e->now)
+        e->now = next;
+    }
+    if (!(fabs(next - e->now) < e->cfg->surf_precision))
+      break;
+    if (k >= 0) {
+      group_pop(e, k);
       continue;
     }
     heap_remove(&e->heap, a);
@@ -474,5 +502,5 @@ int eng_step(eng *e) {
       finish(e, a);
     }
   }
-  return 1;
+  return any;
 }
