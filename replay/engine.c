@@ -191,16 +191,20 @@ void eng_set_host_observer(eng *e, eng_host_fn fn, void *ctx) {
   e->host_ctx = ctx;
 }
 
-static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
-  if (!e->spare) { /* a chunk of ACT_CHUNK actions onto the spare list */
-    eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
-    x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
-    e->chunks[e->nchunks++] = chunk;
-    for (size_t i = ACT_CHUNK; i-- > 0;) {
-      chunk[i].ctx = e->spare;
-      e->spare = &chunk[i];
-    }
+/* Puts a chunk of ACT_CHUNK actions onto the spare list. */
+static void act_chunk(eng *e) {
+  eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
+  x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
+  e->chunks[e->nchunks++] = chunk;
+  for (size_t i = ACT_CHUNK; i-- > 0;) {
+    chunk[i].ctx = e->spare;
+    e->spare = &chunk[i];
   }
+}
+
+static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
+  if (!e->spare)
+    act_chunk(e);
   eng_act *a = e->spare;
   e->spare = a->ctx;
   *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,

@@ -34,6 +34,13 @@ typedef struct req_block {
   transfer t;
 } req_block;
 
+typedef struct cost_memo {
+  int64_t bytes; /* INT64_MIN: none */
+  double cost;
+} cost_memo;
+
+enum { MEMO_OS, MEMO_OIS, MEMO_OR, NMEMO };
+
 struct mpi_world {
   eng *e;
   const config *cfg;
@@ -49,6 +56,7 @@ struct mpi_world {
   int unmatched; /* requests posted and not yet matched */
   mpi_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
                      per request ever alive at once instead of one per request posted */
+  cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
 static void rehash(mpi_world *w);
@@ -63,6 +71,8 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
   w->wake = wake;
   w->error = error;
   w->ctx = ctx;
+  for (int i = 0; i < NMEMO; i++)
+    w->memo[i].bytes = INT64_MIN;
   rehash(w); /* the first table: get_box never meets an empty one */
   return w;
 }
@@ -285,16 +295,25 @@ void mpi_req_free(mpi_world *w, mpi_req *r) {
   w->spare = r;
 }
 
-double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {
+/* cfg_affine(t, bytes), remembered for the last size asked (a pure function of it). */
+static double overhead(const cfg_table *t, cost_memo *m, int64_t bytes) {
+  if (bytes != m->bytes) {
+    m->bytes = bytes;
+    m->cost = cfg_affine(t, (double)bytes);
+  }
+  return m->cost;
+}
+
+double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend) {
   if (isend)
-    return cfg_affine(&w->cfg->ois, (double)bytes);
+    return overhead(&w->cfg->ois, &w->memo[MEMO_OIS], bytes);
   if (bytes < w->cfg->detached_thresh)
-    return cfg_affine(&w->cfg->os, (double)bytes);
+    return overhead(&w->cfg->os, &w->memo[MEMO_OS], bytes);
   return 0;
 }
 
-double mpi_recv_overhead(const mpi_world *w, const mpi_req *r) {
-  double t = r->recv && r->detached_sender ? cfg_affine(&w->cfg->orecv, (double)r->real_bytes) : 0;
+double mpi_recv_overhead_of(mpi_world *w, const mpi_req *r) {
+  double t = r->recv && r->detached_sender ? overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes) : 0;
   for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
     t += mpi_recv_overhead(w, r->children[i]);
   return t;

@@ -69,8 +69,11 @@ static inline void mpi_req_release(mpi_world *w, mpi_req *r) {
 
 /* Seconds a sender sleeps before posting (smpi/ois for isends, smpi/os for detached
  * blocking sends, else 0) and a receiver after a message from a detached sender. */
-double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend);
-double mpi_recv_overhead(const mpi_world *w, const mpi_req *r);
+double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend);
+double mpi_recv_overhead_of(mpi_world *w, const mpi_req *r); /* use mpi_recv_overhead */
+static inline double mpi_recv_overhead(mpi_world *w, const mpi_req *r) {
+  return (r->recv && r->detached_sender) || r->nchildren ? mpi_recv_overhead_of(w, r) : 0;
+}
 
 /* Number of transfers running or waiting for a match (for end-of-run checks), and a
  * report of unmatched requests to out. */

@@ -414,7 +414,7 @@ static int block_wait(replay_ctx *x, rank *r) {
 
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
  * detached sender. Returns the sleep to inject. */
-static double finish_req(replay_ctx *x, mpi_req *q) {
+static inline double finish_req(replay_ctx *x, mpi_req *q) {
   double ov = mpi_recv_overhead(x->w, q);
   mpi_req_release(x->w, q);
   return ov;
