@@ -63,7 +63,7 @@ typedef struct route_entry {
   uint64_t key; /* src * nhosts + dst + 1; 0 = empty slot */
   net_path path;
   int *links, *back; /* constraint indices of the route and of the reverse route */
-  int nback;
+  int nback;         /* -1: the reverse route not looked up yet */
   double payload;    /* the last flow's payload (-1: none) and its parameters: a pure */
   net_flow flow;     /* function of (payload, path), reused while payloads repeat */
 } route_entry;
@@ -232,14 +232,19 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
     r->path.sum_inv_bw += 1.0 / l->bandwidth;
   }
   r->back = NULL;
-  r->nback = 0;
+  r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
   r->payload = -1;
+  return 0;
+}
+
+/* The reverse route of r (src -> dst): none if the platform has none. */
+static void fill_back(eng *e, int src, int dst, route_entry *r) {
+  r->nback = 0;
   if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0) {
     r->back = x_malloc((e->scratch.n + 1) * sizeof *r->back);
     memcpy(r->back, e->scratch.links, e->scratch.n * sizeof *r->back);
     r->nback = (int)e->scratch.n;
   }
-  return 0;
 }
 
 /* Home slot of a route key: the high half of a product depends on every bit of the key
@@ -306,6 +311,8 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   a->penalty = f.penalty;
   for (int i = 0; i < r->path.nlinks; i++)
     lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
+  if (f.back_coeff > 0 && r->nback < 0)
+    fill_back(e, src, dst, r);
   if (f.back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
       lmm_expand(e->sys, e->links[r->back[i]], a->var, f.back_coeff);

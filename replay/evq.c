@@ -162,6 +162,8 @@ void evq_remove(evq *q, evq_pos *p) {
     return;
   while (!r->v[r->head].item)
     r->head++;
-  r->tie = r->v[r->head].tie; /* later: the run moves down */
-  sift_down(q, r->heap_idx);
+  r->tie = r->v[r->head].tie; /* later: the run moves down, if it must */
+  size_t c = 2 * r->heap_idx + 1;
+  if (c < q->nruns && (run_before(q->heap[c], r) || (c + 1 < q->nruns && run_before(q->heap[c + 1], r))))
+    sift_down(q, r->heap_idx);
 }
