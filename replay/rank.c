@@ -132,6 +132,23 @@ static void create_comm(replay_ctx *x, rank *r) {
                 a->line, r->id, (int)a->count, a->text);
 }
 
+/* Whether a and b (collectives without vectors, same node_of) generate the same program. */
+static int same_args(const coll_args *a, const coll_args *b) {
+  return a->kind == b->kind && a->rank == b->rank && a->size == b->size && a->root == b->root &&
+         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count && a->dtsize == b->dtsize;
+}
+
+/* Remembers the program just generated for c on communicator comm (r->ops, all of it:
+ * a collective's rops come first in its action's program). */
+static void memo_coll(rank *r, const coll_args *c, int comm) {
+  if (r->nops > r->memo_cap)
+    x_grow(&r->memo_ops, &r->memo_cap, r->nops, sizeof *r->memo_ops);
+  memcpy(r->memo_ops, r->ops, r->nops * sizeof *r->ops);
+  r->memo_n = r->nops;
+  r->memo_args = *c;
+  r->memo_comm = comm + 1;
+}
+
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const trace_action *a = &r->act;
   const comm_t *cm = action_comm(x, r);
@@ -194,8 +211,15 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     push(r, OP_NBC_END);
     return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
   }
-  coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-  push_prog(r, &r->prog, cm);
+  if (!c.scounts && !c.rcounts && r->memo_comm == cm->id + 1 && same_args(&c, &r->memo_args)) {
+    for (size_t i = 0; i < r->memo_n; i++)
+      *push(r, 0) = r->memo_ops[i];
+  } else {
+    coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
+    push_prog(r, &r->prog, cm);
+    if (!c.scounts && !c.rcounts)
+      memo_coll(r, &c, cm->id);
+  }
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */
   if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
        kind == COLL_EXSCAN) && a->amount != 0)
@@ -797,6 +821,7 @@ void rank_free(rank *r) {
   free(r->store);
   free(r->vbytes);
   free(r->vbytes2);
+  free(r->memo_ops);
   coll_prog_free(&r->prog);
 }
 

@@ -62,6 +62,10 @@ typedef struct rank {
   size_t nstore, store_cap;
   double init_time;     /* time of its init action (simulated timer origin) */
   coll_prog prog;       /* scratch for collective programs */
+  coll_args memo_args;  /* the last collective generated without vectors (memo_comm: */
+  int memo_comm;        /* its communicator + 1, 0: none) and its rops: the same call (an iteration's */
+  rop *memo_ops;        /* allreduce) reuses them, coll_generate being a pure function */
+  size_t memo_n, memo_cap; /* of its arguments and of the run's fixed selector */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
