@@ -60,13 +60,17 @@ struct eng_act {
 };
 
 typedef struct route_entry {
-  uint64_t key; /* src * nhosts + dst + 1; 0 = empty slot */
   net_path path;
   int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;         /* -1: the reverse route not looked up yet */
   double payload;    /* the last flow's payload (-1: none) and its parameters: a pure */
   net_flow flow;     /* function of (payload, path), reused while payloads repeat */
 } route_entry;
+
+typedef struct route_cell {
+  uint64_t key;   /* src * nhosts + dst + 1; 0 = empty slot */
+  route_entry *r; /* allocated apart: the table stays small (16 bytes a slot) */
+} route_cell;
 
 typedef struct egroup {
   evq heap;        /* the level's actions, by completion virtual time */
@@ -98,7 +102,7 @@ struct eng {
   eng_act *spare;  /* recycled actions, linked through their ctx field */
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
   size_t nchunks, chunks_cap; /* their count and capacity */
-  route_entry *routes; /* open-addressing cache of routes by host pair */
+  route_cell *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
   plat_route scratch;
   eng_host_fn host_fn;
@@ -166,8 +170,9 @@ void eng_free(eng *e) {
     evq_free(&e->grp[k].heap);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
-      free(e->routes[i].links);
-      free(e->routes[i].back);
+      free(e->routes[i].r->links);
+      free(e->routes[i].r->back);
+      free(e->routes[i].r);
     }
   free(e->routes);
   plat_route_free(&e->scratch);
@@ -255,7 +260,7 @@ static size_t route_slot(uint64_t key, size_t cap) {
 
 static void routes_rehash(eng *e) {
   size_t ncap = e->routes_cap ? 2 * e->routes_cap : 1024;
-  route_entry *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
+  route_cell *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (old[i].key) {
       size_t j = route_slot(old[i].key, ncap);
@@ -275,12 +280,14 @@ static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen
   size_t j = route_slot(key, e->routes_cap);
   while (e->routes[j].key && e->routes[j].key != key)
     j = (j + 1) & (e->routes_cap - 1);
-  route_entry *r = &e->routes[j];
-  if (r->key)
-    return r;
-  if (fill_route(e, src, dst, r, err, errlen) < 0)
+  if (e->routes[j].key)
+    return e->routes[j].r;
+  route_entry *r = x_malloc(sizeof *r);
+  if (fill_route(e, src, dst, r, err, errlen) < 0) {
+    free(r);
     return NULL;
-  r->key = key;
+  }
+  e->routes[j] = (route_cell){key, r};
   e->nroutes++;
   return r;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEEP_SLOTS 256 /* an empty run keeps a larger array only if the queue is as big */
+#define KEEP_SLOTS 32 /* an empty run keeps a larger array only if the queue is as big */
 
 /* An unsigned integer ordered as the (non-NaN) double d: the bits of a positive double
  * grow with it, negatives are reversed below them; -0 counts as +0 (d + 0.0). */
@@ -113,7 +113,7 @@ static evq_run *run_new(evq *q, uint64_t key, double date, uint64_t tie) {
 }
 
 static void run_recycle(evq *q, evq_run *r) {
-  if (r->cap > KEEP_SLOTS && r->cap > 2 * q->n) { /* a burst's array: not kept */
+  if (r->cap > KEEP_SLOTS) { /* a burst's array: not kept (memory) */
     free(r->v);
     r->v = NULL;
     r->cap = 0;
@@ -123,8 +123,10 @@ static void run_recycle(evq *q, evq_run *r) {
 }
 
 static inline void run_append(evq *q, evq_run *r, evq_pos *p, uint64_t tie, void *item) {
-  if (r->n == r->cap)
-    x_grow(&r->v, &r->cap, r->n + 1, sizeof *r->v);
+  if (r->n == r->cap) { /* from 2 slots: most runs of a solver-driven replay hold one item */
+    r->cap = r->cap ? 2 * r->cap : 2;
+    r->v = x_realloc(r->v, r->cap * sizeof *r->v);
+  }
   r->v[r->n] = (evq_slot){tie, item};
   p->run = r;
   p->idx = r->n++;

@@ -20,18 +20,14 @@ typedef struct mbox {
   mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
 } mbox;
 
-typedef struct transfer {
-  mpi_world *w;
-  mpi_req *send, *recv;
-  double start; /* date both sides were posted */
-} transfer;
-
-/* A request as allocated: the public part, then the transfer a send starts when it is
- * matched (the send outlives its transfer: the transfer holds a reference on it), so
- * that starting a message allocates nothing. */
+/* A request as allocated: the public part, then what a send needs while its transfer
+ * runs (the send outlives it: the transfer holds a reference on it), so that starting a
+ * message allocates nothing. The receive is the send's next: a matched send is in no
+ * mailbox queue. */
 typedef struct req_block {
-  mpi_req r; /* first: a mpi_req * of this file points to a req_block */
-  transfer t;
+  mpi_req r;   /* first: a mpi_req * of this file points to a req_block */
+  mpi_world *w;
+  double start; /* date both sides were posted */
 } req_block;
 
 typedef struct cost_memo {
@@ -178,19 +174,21 @@ static mpi_req *dequeue(mbox *b) {
 
 static void transfer_done(void *ctx, eng_act *a) {
   (void)a;
-  transfer *t = ctx;
+  req_block *t = ctx;
   mpi_world *w = t->w;
+  mpi_req *s = &t->r, *r = s->next;
   if (w->msg)
-    w->msg(w->ctx, t->send, t->start, eng_now(w->e));
-  t->recv->complete = 1;
-  t->recv->detached_sender = t->send->detached;
-  w->wake(w->ctx, t->recv->dst);
-  if (!t->send->detached) {
-    t->send->complete = 1;
-    w->wake(w->ctx, t->send->src);
+    w->msg(w->ctx, s, t->start, eng_now(w->e));
+  r->complete = 1;
+  r->detached_sender = s->detached;
+  w->wake(w->ctx, r->dst);
+  if (!s->detached) {
+    s->complete = 1;
+    w->wake(w->ctx, s->src);
   }
-  mpi_req_release(w, t->recv);
-  mpi_req_release(w, t->send); /* last: t lives in it */
+  s->next = NULL;
+  mpi_req_release(w, r);
+  mpi_req_release(w, s);
 }
 
 static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
@@ -205,8 +203,10 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
              s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
     w->error(w->ctx, 0, msg);
   }
-  transfer *t = &((req_block *)s)->t;
-  *t = (transfer){w, s, r, eng_now(w->e)};
+  req_block *t = (req_block *)s;
+  t->w = w;
+  t->start = eng_now(w->e);
+  s->next = r;
   s->refs++;
   r->refs++;
   w->messages++;
@@ -214,6 +214,7 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16,
                       transfer_done, t, err, sizeof err)) {
     w->error(w->ctx, 1, err);
+    s->next = NULL;
     s->refs--;
     r->refs--;
   }

@@ -138,17 +138,6 @@ static int same_args(const coll_args *a, const coll_args *b) {
          a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count && a->dtsize == b->dtsize;
 }
 
-/* Remembers the program just generated for c on communicator comm (r->ops, all of it:
- * a collective's rops come first in its action's program). */
-static void memo_coll(rank *r, const coll_args *c, int comm) {
-  if (r->nops > r->memo_cap)
-    x_grow(&r->memo_ops, &r->memo_cap, r->nops, sizeof *r->memo_ops);
-  memcpy(r->memo_ops, r->ops, r->nops * sizeof *r->ops);
-  r->memo_n = r->nops;
-  r->memo_args = *c;
-  r->memo_comm = comm + 1;
-}
-
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const trace_action *a = &r->act;
   const comm_t *cm = action_comm(x, r);
@@ -205,21 +194,24 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     break;
   }
   if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
+    r->memo_comm = 0; /* prog is overwritten */
     nbc_generate(&c, &r->prog);
     push(r, OP_NBC_BEGIN);
     push_prog(r, &r->prog, cm);
     push(r, OP_NBC_END);
     return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
   }
-  if (!c.scounts && !c.rcounts && r->memo_comm == cm->id + 1 && same_args(&c, &r->memo_args)) {
-    for (size_t i = 0; i < r->memo_n; i++)
-      *push(r, 0) = r->memo_ops[i];
-  } else {
+  /* r->prog still holds the program of the same call (an iteration's allreduce): not
+   * generated again, coll_generate being a pure function of its arguments, of the run's
+   * selector and of the communicator (node_of). Other writers of prog: the NBC path above
+   * (clears the memo) and the end-of-trace barrier (the rank's last program). */
+  int vectors = c.scounts || c.rcounts;
+  if (vectors || r->memo_comm != cm->id + 1 || !same_args(&c, &r->memo_args)) {
     coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-    push_prog(r, &r->prog, cm);
-    if (!c.scounts && !c.rcounts)
-      memo_coll(r, &c, cm->id);
+    r->memo_comm = vectors ? 0 : cm->id + 1;
+    r->memo_args = c;
   }
+  push_prog(r, &r->prog, cm);
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */
   if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
        kind == COLL_EXSCAN) && a->amount != 0)
@@ -821,7 +813,6 @@ void rank_free(rank *r) {
   free(r->store);
   free(r->vbytes);
   free(r->vbytes2);
-  free(r->memo_ops);
   coll_prog_free(&r->prog);
 }
 

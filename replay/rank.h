@@ -62,10 +62,8 @@ typedef struct rank {
   size_t nstore, store_cap;
   double init_time;     /* time of its init action (simulated timer origin) */
   coll_prog prog;       /* scratch for collective programs */
-  coll_args memo_args;  /* the last collective generated without vectors (memo_comm: */
-  int memo_comm;        /* its communicator + 1, 0: none) and its rops: the same call (an iteration's */
-  rop *memo_ops;        /* allreduce) reuses them, coll_generate being a pure function */
-  size_t memo_n, memo_cap; /* of its arguments and of the run's fixed selector */
+  coll_args memo_args;  /* the collective whose program prog holds (no count vectors), */
+  int memo_comm;        /* on communicator memo_comm - 1 (0: none; see expand_coll) */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
