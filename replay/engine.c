@@ -186,6 +186,7 @@ void eng_free(eng *e) {
 }
 
 double eng_now(const eng *e) { return e->now; }
+const double *eng_clock(const eng *e) { return &e->now; }
 int eng_pending(const eng *e) { return e->pending; }
 double eng_host_speed(const eng *e, int host) { return e->speed[host]; }
 int eng_host_cores(const eng *e, int host) { return e->cores[host]; }

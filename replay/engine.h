@@ -31,6 +31,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e);
 
 double eng_now(const eng *e);
+/* The simulated clock itself, read in place by hot paths (valid while e lives). */
+const double *eng_clock(const eng *e);
 
 /* Starts a flow of payload bytes from host src to host dst. Returns NULL with a
  * message in err when the platform has no route between them. */

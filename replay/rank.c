@@ -725,7 +725,8 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
 
 static void log_action(replay_ctx *x, rank *r) {
   double now = eng_now(x->e), d = now - r->act_start;
-  replay_note_action(x, r, 0);
+  if (x->o->nobs)
+    replay_note_action(x, r, 0);
   if (r->logged && x->o->log)
     fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
   r->stats->actions++;
