@@ -124,6 +124,8 @@ static void heap_update(const eng *e, evq *q, eng_act *a, double date) {
 
 /* ====== construction ====== */
 
+static void routes_rehash(eng *e);
+
 eng *eng_new(platform *p, const config *c, const net_model *model, const int *pstates) {
   eng *e = x_calloc(1, sizeof *e);
   e->plat = p;
@@ -136,6 +138,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->first_due = -1;
+  routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++)
     evq_init(&e->grp[k].heap);
@@ -274,15 +277,14 @@ static void routes_rehash(eng *e) {
   e->routes_cap = ncap;
 }
 
-static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+/* Computes and inserts the (absent) route of key; NULL with err when there is none. */
+__attribute__((noinline)) /* the cold path, out of get_route */
+static route_entry *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
   if (2 * (e->nroutes + 1) > e->routes_cap)
     routes_rehash(e);
-  uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
   size_t j = route_slot(key, e->routes_cap);
-  while (e->routes[j].key && e->routes[j].key != key)
+  while (e->routes[j].key)
     j = (j + 1) & (e->routes_cap - 1);
-  if (e->routes[j].key)
-    return e->routes[j].r;
   route_entry *r = x_malloc(sizeof *r);
   if (fill_route(e, src, dst, r, err, errlen) < 0) {
     free(r);
@@ -291,6 +293,17 @@ static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen
   e->routes[j] = (route_cell){key, r};
   e->nroutes++;
   return r;
+}
+
+static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+  uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
+  for (size_t j = route_slot(key, e->routes_cap);; j = (j + 1) & (e->routes_cap - 1)) {
+    if (e->routes[j].key == key)
+      return e->routes[j].r;
+    if (!e->routes[j].key)
+      break;
+  }
+  return new_route(e, key, src, dst, err, errlen);
 }
 
 /* ====== starting actions ====== */
@@ -304,29 +317,29 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
     e->model->flow(e->cfg, payload, &r->path, &r->flow);
     r->payload = payload;
   }
-  const net_flow f = r->flow;
+  const net_flow *f = &r->flow;
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
-  a->factor = f.factor;
-  if (!f.shared) { /* contention-free: latency, then the bound's rate */
-    a->rate = f.bound > 0 ? f.bound * f.factor : INFINITY;
-    heap_update(e, &e->heap, a, e->now + f.latency + (isinf(a->rate) ? 0 : payload / a->rate));
+  a->factor = f->factor;
+  if (!f->shared) { /* contention-free: latency, then the bound's rate */
+    a->rate = f->bound > 0 ? f->bound * f->factor : INFINITY;
+    heap_update(e, &e->heap, a, e->now + f->latency + (isinf(a->rate) ? 0 : payload / a->rate));
     a->remains = 0;
     return a;
   }
-  int lat = f.latency > 0;
-  a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f.penalty, f.bound);
-  a->penalty = f.penalty;
+  int lat = f->latency > 0;
+  a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f->penalty, f->bound);
+  a->penalty = f->penalty;
   for (int i = 0; i < r->path.nlinks; i++)
     lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
-  if (f.back_coeff > 0 && r->nback < 0)
+  if (f->back_coeff > 0 && r->nback < 0)
     fill_back(e, src, dst, r);
-  if (f.back_coeff > 0)
+  if (f->back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
-      lmm_expand(e->sys, e->links[r->back[i]], a->var, f.back_coeff);
+      lmm_expand(e->sys, e->links[r->back[i]], a->var, f->back_coeff);
   if (lat) {
     a->state = S_LATENCY;
-    heap_update(e, &e->heap, a, e->now + f.latency);
+    heap_update(e, &e->heap, a, e->now + f->latency);
   }
   return a;
 }
