@@ -63,8 +63,6 @@ typedef struct route_entry {
   net_path path;
   int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;         /* -1: the reverse route not looked up yet */
-  double payload;    /* the last flow's payload (-1: none) and its parameters: a pure */
-  net_flow flow;     /* function of (payload, path), reused while payloads repeat */
 } route_entry;
 
 typedef struct route_cell {
@@ -105,6 +103,9 @@ struct eng {
   route_cell *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
   plat_route scratch;
+  net_path memo_path; /* the last flow's path and payload (memo_payload < 0: none), and */
+  double memo_payload; /* the model's answer, a pure function of both: reused while they */
+  net_flow memo_flow;  /* repeat (a cluster's routes share their aggregates) */
   eng_host_fn host_fn;
   void *host_ctx;
 };
@@ -138,6 +139,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->first_due = -1;
+  e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++)
@@ -242,7 +244,6 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
   }
   r->back = NULL;
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
-  r->payload = -1;
   return 0;
 }
 
@@ -308,16 +309,27 @@ static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen
 
 /* ====== starting actions ====== */
 
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* The model's parameters of a flow of payload on path, remembered for the last ones
+ * (compared bit for bit: the same inputs, so the same answer). */
+static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
+  const net_path *m = &e->memo_path;
+  if (!same_bits(payload, e->memo_payload) || !same_bits(p->latency, m->latency) ||
+      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->sum_inv_bw, m->sum_inv_bw) || p->nlinks != m->nlinks) {
+    e->model->flow(e->cfg, payload, p, &e->memo_flow);
+    e->memo_path = *p;
+    e->memo_payload = payload;
+  }
+  return &e->memo_flow;
+}
+
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
   route_entry *r = get_route(e, src, dst, err, errlen);
   if (!r)
     return NULL;
-  if (r->payload != payload) {
-    e->model->flow(e->cfg, payload, &r->path, &r->flow);
-    r->payload = payload;
-  }
-  const net_flow *f = &r->flow;
+  const net_flow *f = flow_params(e, &r->path, payload);
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
   a->factor = f->factor;
