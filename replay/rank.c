@@ -132,10 +132,15 @@ static void create_comm(replay_ctx *x, rank *r) {
                 a->line, r->id, (int)a->count, a->text);
 }
 
-/* Whether a and b (collectives without vectors, same node_of) generate the same program. */
-static int same_args(const coll_args *a, const coll_args *b) {
-  return a->kind == b->kind && a->rank == b->rank && a->size == b->size && a->root == b->root &&
-         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count && a->dtsize == b->dtsize;
+/* The memo of the collective c (without count vectors) on communicator comm. */
+static coll_memo memo_of(const coll_args *c, int comm) {
+  return (coll_memo){.comm = comm + 1, .root = c->root, .dtsize = c->dtsize, .kind = (uint8_t)c->kind,
+                     .sbytes = c->sbytes, .rbytes = c->rbytes, .count = c->count};
+}
+
+static int same_memo(const coll_memo *a, const coll_memo *b) {
+  return a->comm == b->comm && a->root == b->root && a->dtsize == b->dtsize && a->kind == b->kind &&
+         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
 }
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
@@ -194,7 +199,7 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     break;
   }
   if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
-    r->memo_comm = 0; /* prog is overwritten */
+    r->memo.comm = 0; /* prog is overwritten */
     nbc_generate(&c, &r->prog);
     push(r, OP_NBC_BEGIN);
     push_prog(r, &r->prog, cm);
@@ -205,11 +210,12 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
    * generated again, coll_generate being a pure function of its arguments, of the run's
    * selector and of the communicator (node_of). Other writers of prog: the NBC path above
    * (clears the memo) and the end-of-trace barrier (the rank's last program). */
-  int vectors = c.scounts || c.rcounts;
-  if (vectors || r->memo_comm != cm->id + 1 || !same_args(&c, &r->memo_args)) {
+  coll_memo m = memo_of(&c, cm->id);
+  if (c.scounts || c.rcounts || !same_memo(&m, &r->memo)) {
     coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-    r->memo_comm = vectors ? 0 : cm->id + 1;
-    r->memo_args = c;
+    r->memo = m;
+    if (c.scounts || c.rcounts)
+      r->memo.comm = 0;
   }
   push_prog(r, &r->prog, cm);
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */

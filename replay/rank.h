@@ -34,6 +34,15 @@ typedef struct store_list {
   size_t n, cap;
 } store_list;
 
+/* A collective call without count vectors, as far as its program depends on it (the
+ * communicator gives the rank's place, the size and node_of). */
+typedef struct coll_memo {
+  int32_t comm;   /* communicator + 1; 0: none */
+  int32_t root, dtsize;
+  uint8_t kind;
+  int64_t sbytes, rbytes, count;
+} coll_memo;
+
 typedef struct replay_ctx replay_ctx;
 
 typedef enum { RS_READY, RS_BUSY, RS_WAIT, RS_DONE } rank_state;
@@ -62,8 +71,7 @@ typedef struct rank {
   size_t nstore, store_cap;
   double init_time;     /* time of its init action (simulated timer origin) */
   coll_prog prog;       /* scratch for collective programs */
-  coll_args memo_args;  /* the collective whose program prog holds (no count vectors), */
-  int memo_comm;        /* on communicator memo_comm - 1 (0: none; see expand_coll) */
+  coll_memo memo;       /* the collective whose program prog holds (see expand_coll) */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
