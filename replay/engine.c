@@ -12,16 +12,21 @@
  * their bottleneck) is followed through one virtual clock per level instead: phi_k, the
  * integral of m_k over time. A flow entering level k with remaining work r at phi0
  * completes when phi_k reaches phi0 + r p / factor whatever m_k does meanwhile, so each
- * level has its own heap keyed by that value and a single stand-in (gact) in the main
- * heap at the real date of its first completion; a change of the levels costs one heap
- * update per level, not one per flow. A flow leaving the group (or changing level) gets
- * its remaining work back from phi.
+ * level has its own heap keyed by that value, and the real date of its first completion
+ * (due) competes with the main heap's top for the next event; a change of the levels
+ * costs O(1) per level, not one heap update per flow. A flow leaving the group (or
+ * changing level) gets its remaining work back from phi.
  *
- * Cost: O(log n) per heap update; per step, the solver's cost for the touched
- * component plus O(k log n) for its k recomputed variables (group flows: O(log n) for
- * the ones that join or leave). Actions are recycled through a free list. */
+ * The heaps are evq.h queues: actions due at the same date in creation order share a
+ * run, so the synchronised ranks of a stencil, whose thousands of messages end at a few
+ * dates, cost O(1) per event instead of O(log n).
+ *
+ * Cost: O(log n) per heap update (O(1) when it joins a run); per step, the solver's cost
+ * for the touched component plus O(k log n) for its k recomputed variables (group flows:
+ * O(log n) for the ones that join or leave). Actions are recycled through a free list. */
 #include "engine.h"
 
+#include "evq.h"
 #include "lmm.h"
 #include "xalloc.h"
 
@@ -30,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FLOW, K_EXEC, K_SLEEP, K_GROUP };
+enum { K_FLOW, K_EXEC, K_SLEEP };
 #define ACT_CHUNK 256 /* actions per allocated block */
 enum { S_LATENCY, S_RUNNING };
 
@@ -48,27 +53,28 @@ struct eng_act {
   double date;        /* heap key: completion (or latency end) date; in the group heap,
                          the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order */
-  size_t heap_idx;    /* position in its heap, SIZE_MAX when in none */
+  evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
   lmm_var *var;       /* NULL for sleeps and contention-free flows */
   eng_done_fn done;
   void *ctx;
 };
 
 typedef struct route_entry {
-  uint64_t key; /* src * nhosts + dst + 1; 0 = empty slot */
   net_path path;
   int *links, *back; /* constraint indices of the route and of the reverse route */
-  int nback;
+  int nback;         /* -1: the reverse route not looked up yet */
 } route_entry;
 
-typedef struct aheap {
-  eng_act **v;   /* binary heap by (date, seq) */
-  size_t n, cap; /* length and capacity */
-} aheap;
+typedef struct route_cell {
+  uint64_t key;   /* src * nhosts + dst + 1; 0 = empty slot */
+  route_entry *r; /* allocated apart: the table stays small (16 bytes a slot) */
+} route_cell;
 
 typedef struct egroup {
-  aheap heap;      /* the level's actions, by completion virtual time */
-  eng_act gact;    /* stands in the main heap for the level's first completion */
+  evq heap;        /* the level's actions, by completion virtual time */
+  int has_due;     /* the level has a first completion (a flow and a positive level) */
+  double due;      /* its real date */
+  uint64_t due_tie; /* and its tie (that flow's): it is ordered as in the main heap */
   double phi;      /* virtual time: integral of the level up to phi_t */
   double phi_t;    /* date at which phi was last brought up to date */
   double level;    /* level used since phi_t (0: none) */
@@ -86,82 +92,40 @@ struct eng {
   int nhosts;
   double now;
   uint64_t seq;
-  int lifo;        /* tir/lifo-ties: reverse the order of equal dates */
-  aheap heap;      /* running actions by completion date (and the groups' stand-ins) */
+  uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
+  evq heap;        /* running actions by completion date (but the groups') */
   egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
+  int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
   size_t nchunks, chunks_cap; /* their count and capacity */
-  route_entry *routes; /* open-addressing cache of routes by host pair */
+  route_cell *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
   plat_route scratch;
+  net_path memo_path; /* the last flow's path and payload (memo_payload < 0: none), and */
+  double memo_payload; /* the model's answer, a pure function of both: reused while they */
+  net_flow memo_flow;  /* repeat (a cluster's routes share their aggregates) */
   eng_host_fn host_fn;
   void *host_ctx;
 };
 
-/* ====== heaps (binary, keyed by date then seq) ====== */
+/* ====== heaps (evq.h: by date, then seq; reversed with tir/lifo-ties) ====== */
 
-static int before(const eng *e, const eng_act *a, const eng_act *b) {
-  return a->date < b->date || (a->date == b->date && (e->lifo ? a->seq > b->seq : a->seq < b->seq));
-}
+static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
 
-static void heap_set(aheap *h, size_t i, eng_act *a) {
-  h->v[i] = a;
-  a->heap_idx = i;
-}
-
-static void sift_up(const eng *e, aheap *h, size_t i) {
-  eng_act *a = h->v[i];
-  while (i > 0 && before(e, a, h->v[(i - 1) / 2])) {
-    heap_set(h, i, h->v[(i - 1) / 2]);
-    i = (i - 1) / 2;
-  }
-  heap_set(h, i, a);
-}
-
-static void sift_down(const eng *e, aheap *h, size_t i) {
-  eng_act *a = h->v[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= h->n)
-      break;
-    if (c + 1 < h->n && before(e, h->v[c + 1], h->v[c]))
-      c++;
-    if (!before(e, h->v[c], a))
-      break;
-    heap_set(h, i, h->v[c]);
-    i = c;
-  }
-  heap_set(h, i, a);
-}
-
-static void heap_remove(const eng *e, aheap *h, eng_act *a) {
-  size_t i = a->heap_idx;
-  if (i == SIZE_MAX)
-    return;
-  a->heap_idx = SIZE_MAX;
-  eng_act *last = h->v[--h->n];
-  if (i == h->n)
-    return;
-  heap_set(h, i, last);
-  sift_up(e, h, i);
-  sift_down(e, h, last->heap_idx);
-}
-
-static void heap_update(const eng *e, aheap *h, eng_act *a, double date) {
+static void heap_update(const eng *e, evq *q, eng_act *a, double date) {
+  if (evq_queued(&a->pos) && a->date == date)
+    return; /* same key (date, tie): same place */
   a->date = date;
-  if (a->heap_idx != SIZE_MAX) {
-    sift_up(e, h, a->heap_idx);
-    sift_down(e, h, a->heap_idx);
-    return;
-  }
-  x_grow(&h->v, &h->cap, h->n + 1, sizeof *h->v);
-  heap_set(h, h->n++, a);
-  sift_up(e, h, a->heap_idx);
+  if (evq_queued(&a->pos))
+    evq_remove(q, &a->pos);
+  evq_push(q, &a->pos, date, a->seq ^ e->tie_xor, a);
 }
 
 /* ====== construction ====== */
+
+static void routes_rehash(eng *e);
 
 eng *eng_new(platform *p, const config *c, const net_model *model, const int *pstates) {
   eng *e = x_calloc(1, sizeof *e);
@@ -173,12 +137,13 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
-  e->lifo = c->lifo_ties;
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
-    e->grp[k].gact.kind = K_GROUP;
-    e->grp[k].gact.host = k;
-    e->grp[k].gact.heap_idx = SIZE_MAX;
-  }
+  e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
+  e->first_due = -1;
+  e->memo_payload = -1;
+  routes_rehash(e); /* the first table: get_route never meets an empty one */
+  evq_init(&e->heap);
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++)
+    evq_init(&e->grp[k].heap);
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);
@@ -207,15 +172,16 @@ void eng_free(eng *e) {
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++)
-    free(e->grp[k].heap.v);
+    evq_free(&e->grp[k].heap);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
-      free(e->routes[i].links);
-      free(e->routes[i].back);
+      free(e->routes[i].r->links);
+      free(e->routes[i].r->back);
+      free(e->routes[i].r);
     }
   free(e->routes);
   plat_route_free(&e->scratch);
-  free(e->heap.v);
+  evq_free(&e->heap);
   lmm_free(e->sys);
   free(e->links);
   free(e->cpus);
@@ -225,6 +191,7 @@ void eng_free(eng *e) {
 }
 
 double eng_now(const eng *e) { return e->now; }
+const double *eng_clock(const eng *e) { return &e->now; }
 int eng_pending(const eng *e) { return e->pending; }
 double eng_host_speed(const eng *e, int host) { return e->speed[host]; }
 int eng_host_cores(const eng *e, int host) { return e->cores[host]; }
@@ -235,29 +202,24 @@ void eng_set_host_observer(eng *e, eng_host_fn fn, void *ctx) {
   e->host_ctx = ctx;
 }
 
-static eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
-  if (!e->spare) { /* a chunk of ACT_CHUNK actions onto the spare list */
-    eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
-    x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
-    e->chunks[e->nchunks++] = chunk;
-    for (size_t i = ACT_CHUNK; i-- > 0;) {
-      chunk[i].ctx = e->spare;
-      e->spare = &chunk[i];
-    }
+/* Puts a chunk of ACT_CHUNK actions onto the spare list. */
+static void act_chunk(eng *e) {
+  eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
+  x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
+  e->chunks[e->nchunks++] = chunk;
+  for (size_t i = ACT_CHUNK; i-- > 0;) {
+    chunk[i].ctx = e->spare;
+    e->spare = &chunk[i];
   }
+}
+
+static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
+  if (!e->spare)
+    act_chunk(e);
   eng_act *a = e->spare;
   e->spare = a->ctx;
-  memset(a, 0, sizeof *a);
-  a->kind = (uint8_t)kind;
-  a->state = S_RUNNING;
-  a->host = -1;
-  a->grp = -1;
-  a->factor = 1.0;
-  a->last_update = e->now;
-  a->seq = e->seq++;
-  a->heap_idx = SIZE_MAX;
-  a->done = done;
-  a->ctx = ctx;
+  *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,
+                 .last_update = e->now, .seq = e->seq++, .done = done, .ctx = ctx};
   e->pending++;
   return a;
 }
@@ -281,21 +243,32 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
     r->path.sum_inv_bw += 1.0 / l->bandwidth;
   }
   r->back = NULL;
+  r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
+  return 0;
+}
+
+/* The reverse route of r (src -> dst): none if the platform has none. */
+static void fill_back(eng *e, int src, int dst, route_entry *r) {
   r->nback = 0;
   if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0) {
     r->back = x_malloc((e->scratch.n + 1) * sizeof *r->back);
     memcpy(r->back, e->scratch.links, e->scratch.n * sizeof *r->back);
     r->nback = (int)e->scratch.n;
   }
-  return 0;
+}
+
+/* Home slot of a route key: the high half of a product depends on every bit of the key
+ * (its low bits only on the key's low bits, which cluster for one source). */
+static size_t route_slot(uint64_t key, size_t cap) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
 static void routes_rehash(eng *e) {
   size_t ncap = e->routes_cap ? 2 * e->routes_cap : 1024;
-  route_entry *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
+  route_cell *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (old[i].key) {
-      size_t j = (size_t)(old[i].key * 0x9E3779B97F4A7C15ull) & (ncap - 1);
+      size_t j = route_slot(old[i].key, ncap);
       while (nr[j].key)
         j = (j + 1) & (ncap - 1);
       nr[j] = old[i];
@@ -305,52 +278,80 @@ static void routes_rehash(eng *e) {
   e->routes_cap = ncap;
 }
 
-static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+/* Computes and inserts the (absent) route of key; NULL with err when there is none. */
+__attribute__((noinline)) /* the cold path, out of get_route */
+static route_entry *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
   if (2 * (e->nroutes + 1) > e->routes_cap)
     routes_rehash(e);
-  uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
-  size_t j = (size_t)(key * 0x9E3779B97F4A7C15ull) & (e->routes_cap - 1);
-  while (e->routes[j].key && e->routes[j].key != key)
+  size_t j = route_slot(key, e->routes_cap);
+  while (e->routes[j].key)
     j = (j + 1) & (e->routes_cap - 1);
-  route_entry *r = &e->routes[j];
-  if (r->key)
-    return r;
-  if (fill_route(e, src, dst, r, err, errlen) < 0)
+  route_entry *r = x_malloc(sizeof *r);
+  if (fill_route(e, src, dst, r, err, errlen) < 0) {
+    free(r);
     return NULL;
-  r->key = key;
+  }
+  e->routes[j] = (route_cell){key, r};
   e->nroutes++;
   return r;
 }
 
+static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+  uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
+  for (size_t j = route_slot(key, e->routes_cap);; j = (j + 1) & (e->routes_cap - 1)) {
+    if (e->routes[j].key == key)
+      return e->routes[j].r;
+    if (!e->routes[j].key)
+      break;
+  }
+  return new_route(e, key, src, dst, err, errlen);
+}
+
 /* ====== starting actions ====== */
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* The model's parameters of a flow of payload on path, remembered for the last ones
+ * (compared bit for bit: the same inputs, so the same answer). */
+static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
+  const net_path *m = &e->memo_path;
+  if (!same_bits(payload, e->memo_payload) || !same_bits(p->latency, m->latency) ||
+      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->sum_inv_bw, m->sum_inv_bw) || p->nlinks != m->nlinks) {
+    e->model->flow(e->cfg, payload, p, &e->memo_flow);
+    e->memo_path = *p;
+    e->memo_payload = payload;
+  }
+  return &e->memo_flow;
+}
 
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
   route_entry *r = get_route(e, src, dst, err, errlen);
   if (!r)
     return NULL;
-  net_flow f;
-  e->model->flow(e->cfg, payload, &r->path, &f);
+  const net_flow *f = flow_params(e, &r->path, payload);
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
-  a->factor = f.factor;
-  if (!f.shared) { /* contention-free: latency, then the bound's rate */
-    a->rate = f.bound > 0 ? f.bound * f.factor : INFINITY;
-    heap_update(e, &e->heap, a, e->now + f.latency + (isinf(a->rate) ? 0 : payload / a->rate));
+  a->factor = f->factor;
+  if (!f->shared) { /* contention-free: latency, then the bound's rate */
+    a->rate = f->bound > 0 ? f->bound * f->factor : INFINITY;
+    heap_update(e, &e->heap, a, e->now + f->latency + (isinf(a->rate) ? 0 : payload / a->rate));
     a->remains = 0;
     return a;
   }
-  int lat = f.latency > 0;
-  a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f.penalty, f.bound);
-  a->penalty = f.penalty;
+  int lat = f->latency > 0;
+  a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f->penalty, f->bound);
+  a->penalty = f->penalty;
   for (int i = 0; i < r->path.nlinks; i++)
     lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
-  if (f.back_coeff > 0)
+  if (f->back_coeff > 0 && r->nback < 0)
+    fill_back(e, src, dst, r);
+  if (f->back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
-      lmm_expand(e->sys, e->links[r->back[i]], a->var, f.back_coeff);
+      lmm_expand(e->sys, e->links[r->back[i]], a->var, f->back_coeff);
   if (lat) {
     a->state = S_LATENCY;
-    heap_update(e, &e->heap, a, e->now + f.latency);
+    heap_update(e, &e->heap, a, e->now + f->latency);
   }
   return a;
 }
@@ -390,7 +391,7 @@ static void update_remains(eng *e, eng_act *a) {
 }
 
 /* ====== the group: actions whose rate is a level of the solver's group x factor / penalty
- * (see the file comment: one virtual clock, heap and stand-in per level) ====== */
+ * (see the file comment: one virtual clock, heap and due date per level) ====== */
 
 /* Brings every level's phi up to now at the level used since phi_t. */
 static void group_advance(eng *e) {
@@ -404,7 +405,7 @@ static void group_advance(eng *e) {
 static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
   update_remains(e, a);
-  heap_remove(e, &e->heap, a);
+  heap_remove(&e->heap, a);
   a->grp = (int8_t)k;
   a->gpen = lmm_var_penalty(v);
   heap_update(e, &g->heap, a, g->phi + a->remains * a->gpen / a->factor);
@@ -413,7 +414,7 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
 static void group_leave(eng *e, eng_act *a) {
   egroup *g = &e->grp[a->grp];
-  heap_remove(e, &g->heap, a);
+  heap_remove(&g->heap, a);
   a->grp = -1;
   a->remains = (a->date - g->phi) * a->factor / a->gpen;
   if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
@@ -421,18 +422,27 @@ static void group_leave(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-/* Puts level k's stand-in in the heap at the real date of its first completion (seq:
- * that action's, so that ties with other actions keep the order of a plain heap). */
+/* Level k's due: the real date of its first completion, with that action's tie. */
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
-  if (g->heap.n == 0 || g->level <= 0) {
-    heap_remove(e, &e->heap, &g->gact);
+  double phi_top;
+  const eng_act *top = evq_top(&g->heap, &phi_top);
+  g->has_due = top && g->level > 0;
+  if (!g->has_due)
     return;
-  }
-  eng_act *top = g->heap.v[0];
-  g->gact.seq = top->seq;
   double dt = (top->date - g->phi) / g->level;
-  heap_update(e, &e->heap, &g->gact, g->phi_t + (dt > 0 ? dt : 0));
+  g->due = g->phi_t + (dt > 0 ? dt : 0);
+  g->due_tie = top->seq ^ e->tie_xor;
+}
+
+/* Sets e->first_due after a change of the levels' dues. */
+static void first_due_level(eng *e) {
+  e->first_due = -1;
+  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+    const egroup *g = &e->grp[k], *f = &e->grp[e->first_due < 0 ? 0 : e->first_due];
+    if (g->has_due && (e->first_due < 0 || g->due < f->due || (g->due == f->due && g->due_tie < f->due_tie)))
+      e->first_due = k;
+  }
 }
 
 /* A recomputed variable: into, out of or across the group's levels, or a new rate. */
@@ -451,7 +461,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
   if (a->rate > 0)
     heap_update(e, &e->heap, a, e->now + (a->remains > 0 ? a->remains / a->rate : 0));
   else
-    heap_remove(e, &e->heap, a);
+    heap_remove(&e->heap, a);
 }
 
 static void reschedule(eng *e) {
@@ -466,13 +476,14 @@ static void reschedule(eng *e) {
     e->grp[k].level = lmm_group_level(e->sys, k);
     group_schedule(e, k);
   }
+  first_due_level(e);
 }
 
 static void finish(eng *e, eng_act *a) {
   if (a->kind == K_EXEC && e->host_fn)
     e->host_fn(e->host_ctx, a->host, e->now);
   if (a->grp >= 0)
-    heap_remove(e, &e->grp[a->grp].heap, a);
+    heap_remove(&e->grp[a->grp].heap, a);
   if (a->var)
     lmm_var_free(e->sys, a->var);
   e->pending--;
@@ -482,30 +493,51 @@ static void finish(eng *e, eng_act *a) {
   e->spare = a;
 }
 
-/* Level k's first action is due: it completes, the stand-in moves on to the next one. */
+/* Level k's first action is due: it completes, the level's due moves on to the next one. */
 static void group_pop(eng *e, int k) {
-  eng_act *a = e->grp[k].heap.v[0];
-  heap_remove(e, &e->grp[k].heap, a);
+  double phi;
+  eng_act *a = evq_top(&e->grp[k].heap, &phi);
+  heap_remove(&e->grp[k].heap, a);
   a->grp = -1;
   a->remains = 0;
   group_schedule(e, k);
+  first_due_level(e);
   finish(e, a);
+}
+
+/* The next event, by (date, tie): the main heap's top or a level's due. Returns 1 with
+ * *a that action, or with *level >= 0 that level; 0 when there is none. */
+static int next_event(const eng *e, eng_act **a, int *level, double *date) {
+  *a = evq_top(&e->heap, date);
+  *level = e->first_due;
+  if (*level < 0)
+    return *a != NULL;
+  const egroup *g = &e->grp[*level];
+  if (*a && (*date < g->due || (*date == g->due && ((*a)->seq ^ e->tie_xor) < g->due_tie)))
+    *level = -1;
+  else
+    *date = g->due;
+  return 1;
 }
 
 int eng_step(eng *e) {
   reschedule(e);
-  if (e->heap.n == 0)
-    return 0;
-  double next = e->heap.v[0]->date;
-  if (next > e->now)
-    e->now = next;
-  while (e->heap.n > 0 && fabs(e->heap.v[0]->date - e->now) < e->cfg->surf_precision) {
-    eng_act *a = e->heap.v[0];
-    if (a->kind == K_GROUP) {
-      group_pop(e, a->host);
+  double next;
+  eng_act *a;
+  int k, any = 0;
+  while (next_event(e, &a, &k, &next)) {
+    if (!any) { /* the first event: time advances to it */
+      any = 1;
+      if (next > e->now)
+        e->now = next;
+    }
+    if (!(fabs(next - e->now) < e->cfg->surf_precision))
+      break;
+    if (k >= 0) {
+      group_pop(e, k);
       continue;
     }
-    heap_remove(e, &e->heap, a);
+    heap_remove(&e->heap, a);
     if (a->state == S_LATENCY) {
       a->state = S_RUNNING;
       a->last_update = e->now;
@@ -514,5 +546,5 @@ int eng_step(eng *e) {
       finish(e, a);
     }
   }
-  return 1;
+  return any;
 }

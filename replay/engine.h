@@ -3,7 +3,7 @@
  *
  * Actions progress at rates given by the max-min solver (lmm.h); between two events
  * rates are constant. The engine keeps every running action's completion date in a
- * binary heap ordered by (date, creation sequence number), so equal dates are ordered
+ * priority queue ordered by (date, creation sequence number), so equal dates are ordered
  * deterministically. It updates an action's remaining work lazily, only when its rate
  * changes (SimGrid's "Lazy" update; results equal the full update). */
 #ifndef TIR_ENGINE_H
@@ -31,6 +31,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e);
 
 double eng_now(const eng *e);
+/* The simulated clock itself, read in place by hot paths (valid while e lives). */
+const double *eng_clock(const eng *e);
 
 /* Starts a flow of payload bytes from host src to host dst. Returns NULL with a
  * message in err when the platform has no route between them. */

@@ -20,14 +20,26 @@ typedef struct mbox {
   mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
 } mbox;
 
-typedef struct transfer {
+/* A request as allocated: the public part, then what a send needs while its transfer
+ * runs (the send outlives it: the transfer holds a reference on it), so that starting a
+ * message allocates nothing. The receive is the send's next: a matched send is in no
+ * mailbox queue. */
+typedef struct req_block {
+  mpi_req r;   /* first: a mpi_req * of this file points to a req_block */
   mpi_world *w;
-  mpi_req *send, *recv;
   double start; /* date both sides were posted */
-} transfer;
+} req_block;
+
+typedef struct cost_memo {
+  int64_t bytes; /* INT64_MIN: none */
+  double cost;
+} cost_memo;
+
+enum { MEMO_OS, MEMO_OIS, MEMO_OR, NMEMO };
 
 struct mpi_world {
   eng *e;
+  const double *now; /* the engine's clock (eng_clock) */
   const config *cfg;
   int np;
   const int *host_of;
@@ -39,20 +51,27 @@ struct mpi_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  mpi_req *spare; /* released requests for reuse, linked through next: one malloc per
-                     request ever alive at once instead of one per request posted */
+  mpi_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
+                     per request ever alive at once instead of one per request posted */
+  cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
+
+static void rehash(mpi_world *w);
 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
                    mpi_error_fn error, void *ctx) {
   mpi_world *w = x_calloc(1, sizeof *w);
   w->e = e;
+  w->now = eng_clock(e);
   w->cfg = c;
   w->np = np;
   w->host_of = host_of;
   w->wake = wake;
   w->error = error;
   w->ctx = ctx;
+  for (int i = 0; i < NMEMO; i++)
+    w->memo[i].bytes = INT64_MIN;
+  rehash(w); /* the first table: get_box never meets an empty one */
   return w;
 }
 
@@ -83,18 +102,28 @@ void mpi_free(mpi_world *w) {
 
 /* ====== mailbox table ====== */
 
+/* Hash of a mailbox's key, never 0 (0 marks a free slot); its high bits give the slot. */
 static uint64_t box_key(int dst, int src, int tag, int comm) {
-  uint64_t k = ((uint64_t)(uint32_t)dst << 40) ^ ((uint64_t)(uint32_t)src << 20) ^ (uint64_t)(uint32_t)tag;
-  return (k ^ ((uint64_t)(uint32_t)comm << 52) ^ ((uint64_t)(uint32_t)comm * 0xC2B2AE3D27D4EB4Full)) * 0x9E3779B97F4A7C15ull | 1;
+  uint64_t k = (uint64_t)(uint32_t)dst * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)src * 0xC2B2AE3D27D4EB4Full ^
+               (uint64_t)(uint32_t)tag * 0x165667B19E3779F9ull ^ (uint64_t)(uint32_t)comm * 0xD6E8FEB86659FD93ull;
+  k ^= k >> 29;
+  return k * 0xFF51AFD7ED558CCDull | 1;
 }
 
-/* Home slot of key in a table of cap (a power of two) slots. The key is a product, whose
- * low bits depend only on the low bits of (dst, src, tag): fold the high bits in. */
-static size_t box_slot(uint64_t key, size_t cap) {
-  key ^= key >> 33;
-  key *= 0xFF51AFD7ED558CCDull;
-  key ^= key >> 33;
-  return (size_t)key & (cap - 1);
+/* Home slot of key in a table of cap (a power of two) slots: the product's high bits. */
+static size_t box_slot(uint64_t key, size_t cap) { return (size_t)(key >> 32) & (cap - 1); }
+
+/* Inserts the (absent) mailbox of (dst, src, tag, comm). */
+__attribute__((noinline)) /* the cold path, out of get_box */
+static mbox *new_box(mpi_world *w, uint64_t key, int dst, int src, int tag, int comm) {
+  if (2 * (w->nboxes + 1) > w->cap)
+    rehash(w);
+  size_t j = box_slot(key, w->cap);
+  while (w->boxes[j].key)
+    j = (j + 1) & (w->cap - 1);
+  w->nboxes++;
+  w->boxes[j] = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
+  return &w->boxes[j];
 }
 
 static void rehash(mpi_world *w) {
@@ -112,21 +141,17 @@ static void rehash(mpi_world *w) {
   w->cap = ncap;
 }
 
+/* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
 static mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
-  if (2 * (w->nboxes + 1) > w->cap)
-    rehash(w);
   uint64_t key = box_key(dst, src, tag, comm);
-  size_t j = box_slot(key, w->cap);
-  for (;; j = (j + 1) & (w->cap - 1)) {
+  for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
-    if (!b->key) {
-      *b = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
-      w->nboxes++;
-      return b;
-    }
     if (b->key == key && b->dst == dst && b->src == src && b->tag == tag && b->comm == comm)
       return b;
+    if (!b->key)
+      break;
   }
+  return new_box(w, key, dst, src, tag, comm);
 }
 
 static void enqueue(mbox *b, mpi_req *r) {
@@ -151,20 +176,21 @@ static mpi_req *dequeue(mbox *b) {
 
 static void transfer_done(void *ctx, eng_act *a) {
   (void)a;
-  transfer *t = ctx;
+  req_block *t = ctx;
   mpi_world *w = t->w;
+  mpi_req *s = &t->r, *r = s->next;
   if (w->msg)
-    w->msg(w->ctx, t->send, t->start, eng_now(w->e));
-  t->recv->complete = 1;
-  t->recv->detached_sender = t->send->detached;
-  w->wake(w->ctx, t->recv->dst);
-  if (!t->send->detached) {
-    t->send->complete = 1;
-    w->wake(w->ctx, t->send->src);
+    w->msg(w->ctx, s, t->start, eng_now(w->e));
+  r->complete = 1;
+  r->detached_sender = s->detached;
+  w->wake(w->ctx, r->dst);
+  if (!s->detached) {
+    s->complete = 1;
+    w->wake(w->ctx, s->src);
   }
-  mpi_req_release(w, t->send);
-  mpi_req_release(w, t->recv);
-  free(t);
+  s->next = NULL;
+  mpi_req_release(w, r);
+  mpi_req_release(w, s);
 }
 
 static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
@@ -179,8 +205,10 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
              s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
     w->error(w->ctx, 0, msg);
   }
-  transfer *t = x_malloc(sizeof *t);
-  *t = (transfer){w, s, r, eng_now(w->e)};
+  req_block *t = (req_block *)s;
+  t->w = w;
+  t->start = *w->now;
+  s->next = r;
   s->refs++;
   r->refs++;
   w->messages++;
@@ -188,9 +216,9 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16,
                       transfer_done, t, err, sizeof err)) {
     w->error(w->ctx, 1, err);
+    s->next = NULL;
     s->refs--;
     r->refs--;
-    free(t);
   }
 }
 
@@ -199,9 +227,9 @@ static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int comm, int64
   if (r)
     w->spare = r->next;
   else
-    r = x_malloc(sizeof *r);
+    r = x_malloc(sizeof(req_block));
   *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
-                 .refs = 1, .line = line, .posted = eng_now(w->e)};
+                 .refs = 1, .line = line, .posted = *w->now};
   return r;
 }
 
@@ -254,35 +282,41 @@ void mpi_group_add(mpi_req *g, mpi_req *child) {
   g->children[g->nchildren++] = child;
 }
 
-int mpi_req_done(const mpi_req *r) {
-  if (!r->group)
-    return r->complete;
+int mpi_group_done(const mpi_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     if (!r->children[i]->complete)
       return 0;
   return 1;
 }
 
-void mpi_req_release(mpi_world *w, mpi_req *r) {
-  if (!r || --r->refs > 0)
-    return;
+void mpi_req_free(mpi_world *w, mpi_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     mpi_req_release(w, r->children[i]);
-  free(r->children);
+  if (r->children)
+    free(r->children);
   r->next = w->spare;
   w->spare = r;
 }
 
-double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend) {
+/* cfg_affine(t, bytes), remembered for the last size asked (a pure function of it). */
+static double overhead(const cfg_table *t, cost_memo *m, int64_t bytes) {
+  if (bytes != m->bytes) {
+    m->bytes = bytes;
+    m->cost = cfg_affine(t, (double)bytes);
+  }
+  return m->cost;
+}
+
+double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend) {
   if (isend)
-    return cfg_affine(&w->cfg->ois, (double)bytes);
+    return overhead(&w->cfg->ois, &w->memo[MEMO_OIS], bytes);
   if (bytes < w->cfg->detached_thresh)
-    return cfg_affine(&w->cfg->os, (double)bytes);
+    return overhead(&w->cfg->os, &w->memo[MEMO_OS], bytes);
   return 0;
 }
 
-double mpi_recv_overhead(const mpi_world *w, const mpi_req *r) {
-  double t = r->recv && r->detached_sender ? cfg_affine(&w->cfg->orecv, (double)r->real_bytes) : 0;
+double mpi_recv_overhead_of(mpi_world *w, const mpi_req *r) {
+  double t = r->recv && r->detached_sender ? overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes) : 0;
   for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
     t += mpi_recv_overhead(w, r->children[i]);
   return t;

@@ -58,14 +58,22 @@ int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm);
 mpi_req *mpi_group_new(mpi_world *w, int rank, long line);
 void mpi_group_add(mpi_req *group, mpi_req *child);
 /* Whether r is complete (a group: all its children). */
-int mpi_req_done(const mpi_req *r);
-/* Drops the caller's reference. */
-void mpi_req_release(mpi_world *w, mpi_req *r);
+int mpi_group_done(const mpi_req *r);
+static inline int mpi_req_done(const mpi_req *r) { return r->group ? mpi_group_done(r) : r->complete; }
+/* Drops the caller's reference (r may be NULL). */
+void mpi_req_free(mpi_world *w, mpi_req *r); /* the last one's: use mpi_req_release */
+static inline void mpi_req_release(mpi_world *w, mpi_req *r) {
+  if (r && --r->refs <= 0)
+    mpi_req_free(w, r);
+}
 
 /* Seconds a sender sleeps before posting (smpi/ois for isends, smpi/os for detached
  * blocking sends, else 0) and a receiver after a message from a detached sender. */
-double mpi_send_overhead(const mpi_world *w, int64_t bytes, int isend);
-double mpi_recv_overhead(const mpi_world *w, const mpi_req *r);
+double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend);
+double mpi_recv_overhead_of(mpi_world *w, const mpi_req *r); /* use mpi_recv_overhead */
+static inline double mpi_recv_overhead(mpi_world *w, const mpi_req *r) {
+  return (r->recv && r->detached_sender) || r->nchildren ? mpi_recv_overhead_of(w, r) : 0;
+}
 
 /* Number of transfers running or waiting for a match (for end-of-run checks), and a
  * report of unmatched requests to out. */

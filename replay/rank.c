@@ -132,6 +132,17 @@ static void create_comm(replay_ctx *x, rank *r) {
                 a->line, r->id, (int)a->count, a->text);
 }
 
+/* The memo of the collective c (without count vectors) on communicator comm. */
+static coll_memo memo_of(const coll_args *c, int comm) {
+  return (coll_memo){.comm = comm + 1, .root = c->root, .dtsize = c->dtsize, .kind = (uint8_t)c->kind,
+                     .sbytes = c->sbytes, .rbytes = c->rbytes, .count = c->count};
+}
+
+static int same_memo(const coll_memo *a, const coll_memo *b) {
+  return a->comm == b->comm && a->root == b->root && a->dtsize == b->dtsize && a->kind == b->kind &&
+         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
+}
+
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   const trace_action *a = &r->act;
   const comm_t *cm = action_comm(x, r);
@@ -188,13 +199,24 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
     break;
   }
   if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
+    r->memo.comm = 0; /* prog is overwritten */
     nbc_generate(&c, &r->prog);
     push(r, OP_NBC_BEGIN);
     push_prog(r, &r->prog, cm);
     push(r, OP_NBC_END);
     return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
   }
-  coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
+  /* r->prog still holds the program of the same call (an iteration's allreduce): not
+   * generated again, coll_generate being a pure function of its arguments, of the run's
+   * selector and of the communicator (node_of). Other writers of prog: the NBC path above
+   * (clears the memo) and the end-of-trace barrier (the rank's last program). */
+  coll_memo m = memo_of(&c, cm->id);
+  if (c.scounts || c.rcounts || !same_memo(&m, &r->memo)) {
+    coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
+    r->memo = m;
+    if (c.scounts || c.rcounts)
+      r->memo.comm = 0;
+  }
   push_prog(r, &r->prog, cm);
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */
   if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
@@ -310,21 +332,23 @@ static void expand(replay_ctx *x, rank *r) {
 /* ====== request store (trace-level isend/irecv requests) ====== */
 
 static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
-  for (size_t i = 0; i < r->nstore; i++)
-    if (r->store[i].src == src && r->store[i].dst == dst && r->store[i].tag == tag && r->store[i].comm == comm)
+  const store_key k = {src, dst, tag, comm};
+  for (size_t i = 0; i < r->nstore; i++) {
+    const store_key *o = &r->store[i].k;
+    if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
       return &r->store[i];
+  }
   if (!create)
     return NULL;
-  size_t old = r->store_cap;
-  x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
-  if (r->store_cap > old) /* entries past nstore keep their reqs buffer for reuse */
+  if (r->nstore == r->store_cap) {
+    size_t old = r->store_cap;
+    x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
+    /* entries past nstore keep their reqs buffer for reuse */
     memset(r->store + old, 0, (r->store_cap - old) * sizeof *r->store);
+  }
   store_list *l = &r->store[r->nstore++];
   l->n = 0;
-  l->src = src;
-  l->dst = dst;
-  l->tag = tag;
-  l->comm = comm;
+  l->k = k;
   return l;
 }
 
@@ -357,6 +381,8 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
   r->nwl = 0;
   for (size_t i = 0; i < r->nstore; i++) {
     store_list *l = &r->store[i];
+    if (r->nwl + l->n > r->wl_cap)
+      x_grow(&r->wl, &r->wl_cap, r->nwl + l->n, sizeof *r->wl);
     for (size_t k = 0; k < l->n; k++) {
       if (!l->reqs[k])
         continue;
@@ -364,7 +390,6 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
         mpi_req_release(x->w, l->reqs[k]);
         continue;
       }
-      x_grow(&r->wl, &r->wl_cap, r->nwl + 1, sizeof *r->wl);
       r->wl[r->nwl++] = l->reqs[k];
     }
     l->n = 0; /* its buffer stays, for the next key */
@@ -411,7 +436,7 @@ static int block_wait(replay_ctx *x, rank *r) {
 
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
  * detached sender. Returns the sleep to inject. */
-static double finish_req(replay_ctx *x, mpi_req *q) {
+static inline double finish_req(replay_ctx *x, mpi_req *q) {
   double ov = mpi_recv_overhead(x->w, q);
   mpi_req_release(x->w, q);
   return ov;
@@ -493,7 +518,8 @@ static int keep(rank *r, const rop *o, mpi_req *q) {
     if (r->nbc)
       mpi_group_add(r->nbc, q);
     else {
-      x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
+      if (r->nslots == r->slots_cap)
+        x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
       r->slots[r->nslots++] = q;
     }
     return 1;
@@ -705,7 +731,8 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
 
 static void log_action(replay_ctx *x, rank *r) {
   double now = eng_now(x->e), d = now - r->act_start;
-  replay_note_action(x, r, 0);
+  if (x->o->nobs)
+    replay_note_action(x, r, 0);
   if (r->logged && x->o->log)
     fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
   r->stats->actions++;

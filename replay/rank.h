@@ -24,11 +24,24 @@ typedef struct rop {
   double amount; /* flops or seconds */
 } rop;
 
-typedef struct store_list {
+typedef struct store_key {
   int32_t src, dst, tag, comm;
+} store_key;
+
+typedef struct store_list {
+  store_key k;
   mpi_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
   size_t n, cap;
 } store_list;
+
+/* A collective call without count vectors, as far as its program depends on it (the
+ * communicator gives the rank's place, the size and node_of). */
+typedef struct coll_memo {
+  int32_t comm;   /* communicator + 1; 0: none */
+  int32_t root, dtsize;
+  uint8_t kind;
+  int64_t sbytes, rbytes, count;
+} coll_memo;
 
 typedef struct replay_ctx replay_ctx;
 
@@ -58,6 +71,7 @@ typedef struct rank {
   size_t nstore, store_cap;
   double init_time;     /* time of its init action (simulated timer origin) */
   coll_prog prog;       /* scratch for collective programs */
+  coll_memo memo;       /* the collective whose program prog holds (see expand_coll) */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
