@@ -919,6 +919,66 @@ START_TEST(test_truncated_and_corrupt_gzip) {
   gz[n - 8] ^= 0xFF;
   ck_assert_int_eq(read_all(put_bytes("crc.gz", gz, n), &actions), -1);
   ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  gz[n - 8] ^= 0xFF;
+  /* A wrong length in the trailer. */
+  gz[n - 1] ^= 1;
+  ck_assert_int_eq(read_all(put_bytes("len.gz", gz, n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect length check)"));
+  gz[n - 1] ^= 1;
+  /* A damaged byte inside the deflate data (here the input then runs out first). */
+  gz[n / 2] ^= 0x55;
+  ck_assert_int_eq(read_all(put_bytes("bad.gz", gz, n), &actions), -1);
+  ck_assert_msg(strstr(err, "/bad.gz:") && (strstr(err, ": corrupt gzip data (zlib: ") ||
+                                            strstr(err, ": truncated gzip stream")), "%s", err);
+  gz[n / 2] ^= 0x55;
+  free(gz);
+  rm_tmpdir();
+}
+END_TEST
+
+/* As gzread: members follow each other, bytes after the last one that start no member are
+ * ignored, a header with its own CRC (FHCRC) is checked too. */
+START_TEST(test_gzip_members) {
+  make_tmpdir();
+  size_t n;
+  long actions;
+  unsigned char *gz = gz_lines(100000, &n), *two = malloc(2 * n + 64);
+  memcpy(two, gz, n);
+  memcpy(two + n, gz, n);
+  ck_assert_int_eq(read_all(put_bytes("two.gz", two, 2 * n), &actions), 0);
+  ck_assert_int_eq(actions, 200000);
+  two[2 * n - 8] ^= 1; /* the second member's CRC */
+  ck_assert_int_eq(read_all(put_bytes("two2.gz", two, 2 * n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  ck_assert(actions > 100000 && actions < 200000);
+  two[2 * n - 8] ^= 1;
+  two[n + 10] |= 6; /* the second member's first block: type 3 */
+  ck_assert_int_eq(read_all(put_bytes("two3.gz", two, 2 * n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, "two3.gz:100001: corrupt gzip data (zlib: invalid block type)"));
+  memcpy(two + n, "0 compute 1\n", 12); /* trailing garbage */
+  ck_assert_int_eq(read_all(put_bytes("tail.gz", two, n + 12), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  two[n] = 0x1f; /* a lone first magic byte */
+  ck_assert_int_eq(read_all(put_bytes("tail1.gz", two, n + 1), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  ck_assert_uint_eq(gz[3], 0); /* gzopen writes a bare 10-byte header */
+  memcpy(two, gz, 10);
+  two[3] = 2; /* FHCRC: the header's CRC-32, low 16 bits, follows it */
+  uLong hcrc = crc32(0, two, 10);
+  two[10] = (unsigned char)(hcrc & 0xff);
+  two[11] = (unsigned char)((hcrc >> 8) & 0xff);
+  memcpy(two + 12, gz + 10, n - 10);
+  ck_assert_int_eq(read_all(put_bytes("hcrc.gz", two, n + 2), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  two[10] ^= 1; /* (found when the set is opened: its first line is read then) */
+  trace_opts o = opts(0);
+  ck_assert_ptr_null(trace_open(put_bytes("hcrc2.gz", two, n + 2), &o, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "hcrc2.gz:1: corrupt gzip data (zlib: header crc mismatch)"));
+  two[10] ^= 1;
+  two[n + 2 - 8] ^= 1; /* zlib checks the data CRC of such a member */
+  ck_assert_int_eq(read_all(put_bytes("hcrc3.gz", two, n + 2), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  free(two);
   free(gz);
   rm_tmpdir();
 }
@@ -1276,6 +1336,7 @@ static Suite *trace_suite(void) {
   tcase_add_test(read, test_open_errors);
   tcase_add_test(read, test_fewer_files_than_np);
   tcase_add_test(read, test_truncated_and_corrupt_gzip);
+  tcase_add_test(read, test_gzip_members);
   suite_add_tcase(s, read);
   TCase *val = tcase_create("validate");
   tcase_set_timeout(val, 30);
