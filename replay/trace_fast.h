@@ -28,6 +28,7 @@
 #define TIR_TRACE_FAST_H
 
 #include "trace.h"
+#include "xalloc.h"
 
 #include <limits.h>
 #include <math.h>
@@ -127,8 +128,9 @@ static inline void range_of(count_range r, double *lo, double *hi_excl, const ch
   }
 }
 
-/* Field by field: a compound literal compiles to `rep stos`, slow for 112 bytes. */
-static inline void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
+/* Field by field (a compound literal compiles to `rep stos`, slow for 112 bytes), all but
+ * the file and line, which the fast path's caller sets once the line is known good. */
+static INLINE void clear_fields(trace_action *a, const char *text) {
   a->op = TRACE_INIT;
   a->rank = a->peer = a->peer2 = a->tag = a->has_arg = a->nvec = 0;
   a->dtype = a->dtype2 = TRACE_DT_DEFAULT;
@@ -136,10 +138,14 @@ static inline void clear_action(trace_action *a, const char *file, long lineno, 
   a->amount = 0;
   a->vec = a->vec2 = NULL;
   a->str = NULL;
-  a->file = file;
-  a->line = lineno;
   a->text = text;
   a->comm = a->nbc = 0;
+}
+
+static inline void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
+  clear_fields(a, text);
+  a->file = file;
+  a->line = lineno;
 }
 
 typedef struct cur {
@@ -322,8 +328,24 @@ static INLINE int ff_dtype(cur *c, int required, int *out) {
   return v < 60 && next_tok(c, s + 1 + two);
 }
 
-/* The arguments of op, as its pf_* function reads them; 0: not a fast line. */
-static INLINE int fast_args(cur *c, int op, trace_action *a) {
+/* n std::stoi elements (f_vec) into the parser's *vec, allocated as f_vec does (np_world
+ * long), which the action then points to (*out). */
+static INLINE int ff_vec(cur *c, trace_parser *p, int64_t **vec, int n, int64_t **out) {
+  if (!*vec)
+    *vec = x_calloc((size_t)p->np_world, sizeof **vec);
+  int64_t *v = *out = *vec;
+  for (int i = 0; i < n; i++) {
+    int x;
+    if (!ff_int(c, &x))
+      return 0;
+    v[i] = x;
+  }
+  return 1;
+}
+
+/* The arguments of op, as its pf_* function reads them, vectors of n elements (the
+ * communicator's size); 0: not a fast line. */
+static INLINE int fast_args(cur *c, trace_parser *p, int op, int n, trace_action *a) {
   switch (op) {
   case TRACE_INIT: case TRACE_FINALIZE: case TRACE_COMM_SIZE: case TRACE_COMM_SPLIT:
   case TRACE_COMM_DUP: case TRACE_WAITALL: case TRACE_BARRIER:
@@ -345,13 +367,35 @@ static INLINE int fast_args(cur *c, int op, trace_action *a) {
     return ff_count(c, R_UNSIGNED, &a->count) && ff_double(c, &a->amount) &&
            ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype);
   case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN:
-    return ff_count(c, op == TRACE_ALLREDUCE ? R_UNSIGNED : R_SIZE, &a->count) && ff_double(c, &a->amount) &&
-           ff_dtype(c, 0, &a->dtype);
+    return ff_count(c, op == TRACE_ALLREDUCE ? R_UNSIGNED : R_SIZE, &a->count) &&
+           ff_double(c, &a->amount) && ff_dtype(c, 0, &a->dtype);
   case TRACE_GATHER: case TRACE_SCATTER:
     return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
            ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
   case TRACE_ALLTOALL: case TRACE_ALLGATHER:
     return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
+           ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  case TRACE_GATHERV:
+    a->nvec = n;
+    return ff_count(c, R_INT, &a->count) && ff_vec(c, p, &p->vec, n, &a->vec) &&
+           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  case TRACE_ALLGATHERV: /* only [DT_S [DT_R]] after the counts, which SimGrid's rule
+                            (pf_allgatherv) reads so when n >= 2 */
+    a->nvec = n;
+    return n >= 2 && ff_count(c, R_INT, &a->count) && ff_vec(c, p, &p->vec, n, &a->vec) &&
+           ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  case TRACE_SCATTERV:
+    a->nvec = n;
+    return ff_vec(c, p, &p->vec, n, &a->vec) && ff_count(c, R_INT, &a->count2) &&
+           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
+  case TRACE_REDUCESCATTER:
+    a->nvec = n;
+    return ff_vec(c, p, &p->vec, n, &a->vec) && ff_double(c, &a->amount) &&
+           ff_dtype(c, 0, &a->dtype);
+  case TRACE_ALLTOALLV:
+    a->nvec = n;
+    return ff_count(c, R_INT, &a->count) && ff_vec(c, p, &p->vec, n, &a->vec) &&
+           ff_count(c, R_INT, &a->count2) && ff_vec(c, p, &p->vec2, n, &a->vec2) &&
            ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
   default:
     return 0;
@@ -397,30 +441,100 @@ static inline void rank_key(trace_parser *p, int want) {
   p->key = load8(b) & p->key_mask;
 }
 
-/* The rest of a fast line of rank whose keyword is op (ending at q): the action in *a and
- * the position of the newline, or NULL. Inlined once per keyword, so op is a constant
- * there and fast_args's switch vanishes. */
-static INLINE const char *fast_rest(const trace_parser *p, int op, int rank, const char *file,
-                                    long lineno, const char *s, const char *q,
-                                    trace_action *a) {
+/* The rest of a fast line of rank whose keyword is op (ending at q), on communicator comm
+ * of size members, non-blocking (i prefix) when nbc: the action in *a and the position of
+ * the newline, or NULL. Inlined once per keyword, so op is a constant there and
+ * fast_args's switch vanishes. */
+static INLINE const char *fast_rest(trace_parser *p, int op, int rank, int comm, int size,
+                                    int nbc, const char *s,
+                                    const char *q, trace_action *a) {
   cur c;
   if (!next_tok(&c, q))
     return NULL;
-  clear_action(a, file, lineno, s);
+  clear_fields(a, s);
   a->op = (trace_op)op;
   a->rank = rank;
-  a->comm_size = p->np_world; /* (p->np is set by the general path before any use) */
-  return fast_args(&c, op, a) && at_end(&c) ? c.s : NULL;
+  a->comm = comm;
+  a->comm_size = size; /* (p->np is set by the general path before any use) */
+  a->nbc = nbc;
+  return fast_args(&c, p, op, size, a) && at_end(&c) ? c.s : NULL;
+}
+
+static const char *fast_prefixed(trace_parser *p, const char *k, int rank, int comm, int size,
+                                 const char *s, trace_action *a);
+
+/* The line from its keyword k on, as fast_rest. The keyword is found by a switch on its
+ * first letter, then compares; the longer of two keywords sharing a start is tried first
+ * (the unit tests check these names against the table's). Only collectives take the "i"
+ * prefix (nbc), and the "comm ID" prefix comes first (fast_prefixed reads both). */
+static INLINE const char *fast_kw(trace_parser *p, const char *k, int rank, int comm, int size,
+                                  int nbc, const char *s,
+                                  trace_action *a) {
+  const char *q;
+  uint64_t x = load8(k);
+#define KW(name, op)                                                                       \
+  if (starts(k, x, name, &q))                                                              \
+    return fast_rest(p, op, rank, comm, size, nbc, s, q, a);
+#define KW1(name, op) /* no "i" prefix */                                                  \
+  if (!nbc && starts(k, x, name, &q))                                                      \
+    return fast_rest(p, op, rank, comm, size, 0, s, q, a);
+  switch ((unsigned char)x) {
+  case 'i':
+    KW1("irecv", TRACE_IRECV) KW1("isend", TRACE_ISEND) KW1("init", TRACE_INIT)
+    if (!nbc)
+      return fast_prefixed(p, k, rank, comm, size, s, a);
+    break;
+  case 'c':
+    KW1("compute", TRACE_COMPUTE) KW1("comm_size", TRACE_COMM_SIZE)
+    KW1("comm_split", TRACE_COMM_SPLIT) KW1("comm_dup", TRACE_COMM_DUP)
+    if (!nbc && !comm)
+      return fast_prefixed(p, k, rank, comm, size, s, a);
+    break;
+  case 'w': KW1("waitall", TRACE_WAITALL) KW1("wait", TRACE_WAIT) break;
+  case 'a':
+    KW("allreduce", TRACE_ALLREDUCE) KW("alltoallv", TRACE_ALLTOALLV)
+    KW("alltoall", TRACE_ALLTOALL) KW("allgatherv", TRACE_ALLGATHERV)
+    KW("allgather", TRACE_ALLGATHER) break;
+  case 's':
+    KW1("sendRecv", TRACE_SENDRECV) KW1("send", TRACE_SEND) KW1("sleep", TRACE_SLEEP)
+    KW("scatterv", TRACE_SCATTERV) KW("scatter", TRACE_SCATTER) KW("scan", TRACE_SCAN) break;
+  case 'r':
+    KW1("recv", TRACE_RECV) KW("reducescatter", TRACE_REDUCESCATTER)
+    KW("reduce", TRACE_REDUCE) break;
+  case 'b': KW("bcast", TRACE_BCAST) KW("barrier", TRACE_BARRIER) break;
+  case 't': KW1("test", TRACE_TEST) break;
+  case 'g': KW("gatherv", TRACE_GATHERV) KW("gather", TRACE_GATHER) break;
+  case 'e': KW("exscan", TRACE_EXSCAN) break;
+  case 'f': KW1("finalize", TRACE_FINALIZE) break;
+  default: break;
+  }
+#undef KW
+#undef KW1
+  return NULL;
+}
+
+/* The prefixes, out of the usual path: "comm ID " (a communicator the parser saw created,
+ * ID written as plain digits) before a keyword, or "i" before a collective's. */
+static __attribute__((noinline)) const char *fast_prefixed(trace_parser *p, const char *k,
+                                                            int rank, int comm, int size,
+                                                            const char *s, trace_action *a) {
+  const char *q;
+  if (k[0] == 'i')
+    return fast_kw(p, k + 1, rank, comm, size, 1, s, a);
+  uint64_t id;
+  int n;
+  if (comm || !starts(k, load8(k), "comm ", &q) || (n = dec_digits(q, &id)) == 0 || n > 9 ||
+      q[n] != ' ' || id < 1 || id >= p->ncsize || p->csize[id] <= 0)
+    return NULL;
+  return fast_kw(p, q + n + 1, rank, (int)id, p->csize[id], 0, s, a);
 }
 
 /* The fast path on the line at s: when it is a fast line of rank want (want < 0: any),
- * the action in *a (text s, still ended by the newline) and the position of the newline;
- * else NULL, with *a to be rebuilt by the general path. The keyword is found by a switch
- * on its first letter, then compares; the longer of two keywords sharing a start is tried
- * first (the unit tests check these names against the table's). */
-static INLINE const char *fast_line(trace_parser *p, int want, const char *file, long lineno,
-                                    const char *s, trace_action *a) {
-  const char *k, *q;
+ * the action in *a (text s, still ended by the newline; file and line left for the caller
+ * to set) and the position of the newline; else NULL, with *a to be rebuilt by the general
+ * path. */
+static INLINE const char *fast_line(trace_parser *p, int want, const char *s, trace_action *a) {
+  const char *k;
   int rank = want;
   if (want == p->key_rank) { /* the reader's case: the rank's text, or not a fast line */
     if ((load8(s) & p->key_mask) != p->key)
@@ -431,41 +545,19 @@ static INLINE const char *fast_line(trace_parser *p, int want, const char *file,
   } else if (want >= 0) {
     rank_key(p, want); /* for its next lines */
   }
-  uint64_t x = load8(k);
-#define KW(name, op)                                                                       \
-  if (starts(k, x, name, &q))                                                              \
-    return fast_rest(p, op, rank, file, lineno, s, q, a);
-  switch ((unsigned char)x) {
-  case 'i': KW("irecv", TRACE_IRECV) KW("isend", TRACE_ISEND) KW("init", TRACE_INIT) break;
-  case 'c':
-    KW("compute", TRACE_COMPUTE) KW("comm_size", TRACE_COMM_SIZE)
-    KW("comm_split", TRACE_COMM_SPLIT) KW("comm_dup", TRACE_COMM_DUP) break;
-  case 'w': KW("waitall", TRACE_WAITALL) KW("wait", TRACE_WAIT) break;
-  case 'a':
-    KW("allreduce", TRACE_ALLREDUCE) KW("alltoall", TRACE_ALLTOALL)
-    KW("allgather", TRACE_ALLGATHER) break;
-  case 's':
-    KW("sendRecv", TRACE_SENDRECV) KW("send", TRACE_SEND) KW("sleep", TRACE_SLEEP)
-    KW("scatter", TRACE_SCATTER) KW("scan", TRACE_SCAN) break;
-  case 'r': KW("recv", TRACE_RECV) KW("reduce", TRACE_REDUCE) break;
-  case 'b': KW("bcast", TRACE_BCAST) KW("barrier", TRACE_BARRIER) break;
-  case 't': KW("test", TRACE_TEST) break;
-  case 'g': KW("gather", TRACE_GATHER) break;
-  case 'e': KW("exscan", TRACE_EXSCAN) break;
-  case 'f': KW("finalize", TRACE_FINALIZE) break;
-  default: break;
-  }
-#undef KW
-  return NULL;
+  return fast_kw(p, k, rank, 0, p->np_world, 0, s, a);
 }
 
 /* trace_parse_fast (trace.h), inlined: when the line at s is a fast line of rank want, the
  * action in *a, its newline replaced by a NUL, and that byte's address; else NULL. */
 static INLINE char *trace_fast_next(trace_parser *p, int want, const char *file, long lineno,
                                     char *s, trace_action *a) {
-  char *nl = (char *)fast_line(p, want, file, lineno, s, a);
-  if (nl)
+  char *nl = (char *)fast_line(p, want, s, a);
+  if (nl) {
     *nl = '\0';
+    a->file = file;
+    a->line = lineno;
+  }
   return nl;
 }
 

@@ -874,7 +874,9 @@ static int parse_general(trace_parser *p, const char *file, long lineno, const c
 static int fast_bounded(trace_parser *p, const char *file, long lineno, char *s, size_t n,
                         trace_action *a) {
   s[n] = '\n'; /* a newline inside the line stops the fast path before s + n */
-  int ok = fast_line(p, -1, file, lineno, s, a) == s + n;
+  int ok = fast_line(p, -1, s, a) == s + n;
+  a->file = file;
+  a->line = lineno;
   s[n] = '\0';
   return ok;
 }

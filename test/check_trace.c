@@ -1209,18 +1209,28 @@ static void describe(int rc, const trace_action *a, const char *e, char *out, si
  * and trace_parse_fast with the fast path on (any rank, then the line's rank, as the reader
  * asks, after a first line of that rank): same result, message and warnings. The bytes
  * after the line's NUL hold digits and spaces, which the fast path may load but not use. */
-static void same_both_ways(const char *line, size_t n, int strict) {
+static void setup_parser(trace_parser *p, const char *setup) {
+  trace_action a;
+  char e[512];
+  if (setup)
+    ck_assert_int_eq(trace_parse_line(p, "t.txt", 1, setup, strlen(setup), &a, e, sizeof e), 1);
+}
+
+/* (setup: a line both parsers read first, such as one creating a communicator) */
+static void same_both_ways(const char *setup, const char *line, size_t n, int strict) {
   static char want[8192], got[8192], wwarn[8192], e2[4096], buf[512];
   trace_action a;
   trace_opts o = opts(strict);
   trace_parser *slow = trace_parser_new(3, &o, NULL);
   trace_parser_fast(slow, 0);
+  setup_parser(slow, setup);
   int rc = trace_parse_line(slow, "t.txt", 7, line, n, &a, e2, sizeof e2);
   int rank = rc == 1 ? a.rank : -1;
   describe(rc, &a, e2, want, sizeof want);
   snprintf(wwarn, sizeof wwarn, "%s", warnings);
   for (int way = 0; way < (memchr(line, '\n', n) ? 2 : 4); way++) { /* the reader cuts at '\n' */
     trace_parser *fast = trace_parser_new(3, &o, NULL);
+    setup_parser(fast, setup);
     warnings[0] = '\0';
     ck_assert_uint_lt(n + 2 + TRACE_PAD, sizeof buf);
     if (way == 3) { /* the reader's case: the rank's key is set by a first line */
@@ -1251,6 +1261,36 @@ static void same_both_ways(const char *line, size_t n, int strict) {
   trace_parser_free(slow);
 }
 
+/* Each base line, then random edits of it (replace, insert, delete, NUL), both ways. */
+static void mutate_all(const char *setup, const char *const *base, size_t nb) {
+  static const char alphabet[] = " \t\r\v-+.e0123456789x#\nsi";
+  for (size_t b = 0; b < nb; b++) {
+    char line[256];
+    size_t n = strlen(base[b]);
+    for (int strict = 0; strict < 2; strict++)
+      same_both_ways(setup, base[b], n, strict);
+    for (int m = 0; m < 300; m++) {
+      memcpy(line, base[b], n + 1);
+      size_t k = n;
+      for (int e = 0; e < 1 + m % 3; e++) {
+        size_t at = k ? (size_t)rand() % (k + 1) : 0;
+        int what = rand() % 4;
+        char c = what == 3 ? '\0' : alphabet[rand() % (sizeof alphabet - 1)];
+        if (what == 0 && at < k)
+          line[at] = c;
+        else if (what == 2 && at < k)
+          memmove(line + at, line + at + 1, k-- - at);
+        else if (k + 1 < sizeof line) {
+          memmove(line + at + 1, line + at, k - at + 1);
+          line[at] = c;
+          k++;
+        }
+      }
+      same_both_ways(setup, line, k, m % 2);
+    }
+  }
+}
+
 START_TEST(test_fast_path_matches_general_path) {
   static const char *base[] = {
     "0 init", "1 init 0", "0 finalize", "2 comm_size", "0 comm_split", "0 comm_dup",
@@ -1273,33 +1313,33 @@ START_TEST(test_fast_path_matches_general_path) {
     "12 irecv 1 2 3", "1234567 isend 1 0 8", "12345678 isend 1 0 8", "0 waitall",
     "0 wait 1 -2 3", "0 test -1 -12345678 -123456789",
   };
-  static const char alphabet[] = " \t\r\v-+.e0123456789x#\nsi";
+  static const char *vec[] = { /* np = 3 */
+    "0 gatherv 1 1 2 3", "0 gatherv 1 1 2 3 1 0 0", "0 gatherv 1 1 2", "0 allgatherv 1 1 2 3",
+    "0 allgatherv 1 1 2 3 0 0", "0 allgatherv 1 1 2 3 4 5 6", "0 allgatherv 1 1 2 3 0 1 4 5 6",
+    "0 scatterv 1 2 3 4", "0 scatterv 1 2 3 4 2 0 1", "0 reducescatter 1 2 3 1e3",
+    "0 reducescatter 1 2 3 5 0", "0 alltoallv 6 1 2 3 6 3 2 1", "0 alltoallv 6 1 2 3 6 3 2 1 0 1",
+    "0 ibarrier", "0 ibcast 8 1", "0 iallreduce 8 1 2", "0 ireduce 8 1e3 2 0", "0 iscan 8 1",
+    "0 iexscan 8 1", "0 igatherv 1 1 2 3 2", "0 ialltoallv 6 1 2 3 6 3 2 1", "0 ialltoall 4 4",
+    "0 iallgatherv 1 1 2 3", "0 iscatterv 1 2 3 4", "0 ireducescatter 1 2 3 1", "0 igather 4 4",
+    "0 iallgather 4 4", "0 iscatter 4 4 2", "0 isendRecv 10 1 20 2 0 1", "0 iinit", "0 iwaitall",
+    "0 iirecv 1 0 8", "0 icomm 1 bcast 8",
+  };
+  static const char *comm[] = { /* after "0 comm_split 1 2 0 2": communicator 1 of 2 ranks */
+    "0 comm 1 bcast 8", "0 comm 1 bcast 8 2 0", "0 comm 1 gatherv 1 5 6", "0 comm 1 gatherv 1 5 6 2",
+    "0 comm 1 ibcast 8", "0 comm 1 iallgatherv 1 5 6 0 0", "0 comm 1 alltoallv 3 1 2 3 1 2",
+    "0 comm 1 barrier", "0 comm 01 barrier", "0 comm 2 barrier", "0 comm 0 barrier",
+    "0 comm 1 comm 1 barrier", "0 comm 1 send 1 0 8", "0 comm 1 scatterv 1 2 3", "0 comm x barrier",
+    "0 comm 1 reducescatter 4 5 1", "0 comm 1 allgatherv 1 5 6",
+  };
+  static const char *comm1[] = { /* after "0 comm_split 1 1 0": allgatherv's tails with n = 1 */
+    "0 comm 1 allgatherv 1 5", "0 comm 1 allgatherv 1 5 0", "0 comm 1 allgatherv 1 5 0 0",
+    "0 comm 1 allgatherv 1 5 0 0 7", "0 comm 1 gatherv 1 5 0 0 0", "0 comm 1 alltoallv 1 1 1 1",
+  };
   srand(7);
-  for (size_t b = 0; b < sizeof base / sizeof *base; b++) {
-    char line[256];
-    size_t n = strlen(base[b]);
-    for (int strict = 0; strict < 2; strict++)
-      same_both_ways(base[b], n, strict);
-    for (int m = 0; m < 300; m++) { /* a few random edits: replace, insert, delete, NUL */
-      memcpy(line, base[b], n + 1);
-      size_t k = n;
-      for (int e = 0; e < 1 + m % 3; e++) {
-        size_t at = k ? (size_t)rand() % (k + 1) : 0;
-        int what = rand() % 4;
-        char c = what == 3 ? '\0' : alphabet[rand() % (sizeof alphabet - 1)];
-        if (what == 0 && at < k)
-          line[at] = c;
-        else if (what == 2 && at < k)
-          memmove(line + at, line + at + 1, k-- - at);
-        else if (k + 1 < sizeof line) {
-          memmove(line + at + 1, line + at, k - at + 1);
-          line[at] = c;
-          k++;
-        }
-      }
-      same_both_ways(line, k, m % 2);
-    }
-  }
+  mutate_all("0 comm_split 1 1 0", comm1, sizeof comm1 / sizeof *comm1);
+  mutate_all(NULL, base, sizeof base / sizeof *base);
+  mutate_all(NULL, vec, sizeof vec / sizeof *vec);
+  mutate_all("0 comm_split 1 2 0 2", comm, sizeof comm / sizeof *comm);
 }
 END_TEST
 
