@@ -5,9 +5,9 @@
  * ranks; N lines: line i is rank i's trace), a single trace file (shared mode), or a
  * directory holding an "index" file. Index entries are resolved relative to the index's
  * folder, or failing that to the current directory. Every file may be gzip-compressed
- * (zlib's gz* functions read plain and gzip files alike).
+ * (told by its first bytes; read through zlib's inflate).
  *
- * Streaming: in per-rank mode each rank owns one zlib stream and one line buffer, and
+ * Streaming: in per-rank mode each rank owns one file stream and one line buffer, and
  * parses one action at a time, so memory does not grow with trace length. In shared
  * mode one stream feeds all ranks; lines of ranks other than the one asking are queued
  * for them (memory then grows with how far ranks drift apart: documented).
