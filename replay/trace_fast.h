@@ -39,6 +39,7 @@
 /* The fast readers are inlined into their caller, where the cursor then lives in registers. */
 #define INLINE inline __attribute__((always_inline))
 
+/* A parser (trace.h): the general path's buffers and state, and the fast path's key. */
 struct trace_parser {
   int np;                   /* length of the count vectors of the line being parsed */
   int np_world;             /* ranks (np of the world communicator) */
@@ -71,8 +72,8 @@ static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
 
 /* Decimal digits of s into *m (leading zeros dropped); *nd significant digits, *scale
  * decremented per fraction digit. Returns the end, or NULL when too long for the fast path. */
-static inline const char *fast_digits(const char *s, uint64_t *m, int *nd, int *scale, int frac,
-                               int *any) {
+static inline const char *fast_digits(const char *s, uint64_t *m, int *nd, int *scale,
+                                      int frac, int *any) {
   for (; *s >= '0' && *s <= '9'; s++) {
     *any = 1;
     if (frac)
@@ -174,7 +175,9 @@ static INLINE uint64_t pack8(const char *w, size_t n) {
   return v;
 }
 
-static INLINE uint64_t mask8(size_t n) { return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1; }
+static INLINE uint64_t mask8(size_t n) {
+  return n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+}
 
 /* The run of decimal digits at s: its length n (0 to 7; 8 means 8 or more) from one load,
  * and when 0 < n < 8 its value in *v. Subtracting '0' from every byte makes a digit 0-9 and

@@ -147,8 +147,9 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(const unsigned 
   const __m128i k5 = _mm_set_epi64x(0, 0x0163cd6124);
   const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
   const __m128i lo32 = _mm_setr_epi32(~0, 0, ~0, 0);
-  __m128i x1 = _mm_loadu_si128((const __m128i *)b), x2 = _mm_loadu_si128((const __m128i *)(b + 16));
-  __m128i x3 = _mm_loadu_si128((const __m128i *)(b + 32)), x4 = _mm_loadu_si128((const __m128i *)(b + 48));
+  const __m128i *v = (const __m128i *)b;
+  __m128i x1 = _mm_loadu_si128(v), x2 = _mm_loadu_si128(v + 1);
+  __m128i x3 = _mm_loadu_si128(v + 2), x4 = _mm_loadu_si128(v + 3);
   x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
   for (b += 64, n -= 64; n >= 64; b += 64, n -= 64) { /* four lanes, 64 bytes a step */
     __m128i y1 = _mm_clmulepi64_si128(x1, k1k2, 0x00), y2 = _mm_clmulepi64_si128(x2, k1k2, 0x00);
@@ -172,7 +173,8 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(const unsigned 
                        _mm_clmulepi64_si128(x1, k3k4, 0x00));
   /* 128 -> 64 bits, then 64 -> 32 (Barrett reduction). */
   x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), _mm_clmulepi64_si128(x1, k3k4, 0x10));
-  x1 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x1, lo32), k5, 0x00), _mm_srli_si128(x1, 4));
+  x1 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x1, lo32), k5, 0x00),
+                     _mm_srli_si128(x1, 4));
   x2 = _mm_clmulepi64_si128(_mm_and_si128(x1, lo32), poly, 0x10);
   x2 = _mm_clmulepi64_si128(_mm_and_si128(x2, lo32), poly, 0x00);
   return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(_mm_xor_si128(x1, x2), 4));
