@@ -130,10 +130,10 @@ static inline void range_of(count_range r, double *lo, double *hi_excl, const ch
 }
 
 /* Field by field (a compound literal compiles to `rep stos`, slow for 112 bytes), all but
- * the file and line, which the fast path's caller sets once the line is known good. */
+ * the rank, comm_size, file and line, which the fast path sets before and after. */
 static INLINE void clear_fields(trace_action *a, const char *text) {
   a->op = TRACE_INIT;
-  a->rank = a->peer = a->peer2 = a->tag = a->has_arg = a->nvec = 0;
+  a->peer = a->peer2 = a->tag = a->has_arg = a->nvec = 0;
   a->dtype = a->dtype2 = TRACE_DT_DEFAULT;
   a->count = a->count2 = 0;
   a->amount = 0;
@@ -145,6 +145,7 @@ static INLINE void clear_fields(trace_action *a, const char *text) {
 
 static inline void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
   clear_fields(a, text);
+  a->rank = a->comm_size = 0;
   a->file = file;
   a->line = lineno;
 }
@@ -444,11 +445,11 @@ static inline void rank_key(trace_parser *p, int want) {
   p->key = load8(b) & p->key_mask;
 }
 
-/* The rest of a fast line of rank whose keyword is op (ending at q), on communicator comm
- * of size members, non-blocking (i prefix) when nbc: the action in *a and the position of
+/* The rest of a fast line (its rank and comm_size in *a) whose keyword is op (ending at q), on
+ * communicator comm of size members, non-blocking (i prefix) when nbc: the action in *a and the position of
  * the newline, or NULL. Inlined once per keyword, so op is a constant there and
  * fast_args's switch vanishes. */
-static INLINE const char *fast_rest(trace_parser *p, int op, int rank, int comm, int size,
+static INLINE const char *fast_rest(trace_parser *p, int op, int comm, int size,
                                     int nbc, const char *s,
                                     const char *q, trace_action *a) {
   cur c;
@@ -456,42 +457,40 @@ static INLINE const char *fast_rest(trace_parser *p, int op, int rank, int comm,
     return NULL;
   clear_fields(a, s);
   a->op = (trace_op)op;
-  a->rank = rank;
   a->comm = comm;
-  a->comm_size = size; /* (p->np is set by the general path before any use) */
   a->nbc = nbc;
   return fast_args(&c, p, op, size, a) && at_end(&c) ? c.s : NULL;
 }
 
-static const char *fast_prefixed(trace_parser *p, const char *k, int rank, int comm, int size,
+static const char *fast_prefixed(trace_parser *p, const char *k, int comm, int size,
                                  const char *s, trace_action *a);
 
 /* The line from its keyword k on, as fast_rest. The keyword is found by a switch on its
  * first letter, then compares; the longer of two keywords sharing a start is tried first
  * (the unit tests check these names against the table's). Only collectives take the "i"
  * prefix (nbc), and the "comm ID" prefix comes first (fast_prefixed reads both). */
-static INLINE const char *fast_kw(trace_parser *p, const char *k, int rank, int comm, int size,
+static INLINE const char *fast_kw(trace_parser *p, const char *k, int comm, int size,
                                   int nbc, const char *s,
                                   trace_action *a) {
   const char *q;
   uint64_t x = load8(k);
 #define KW(name, op)                                                                       \
   if (starts(k, x, name, &q))                                                              \
-    return fast_rest(p, op, rank, comm, size, nbc, s, q, a);
+    return fast_rest(p, op, comm, size, nbc, s, q, a);
 #define KW1(name, op) /* no "i" prefix */                                                  \
   if (!nbc && starts(k, x, name, &q))                                                      \
-    return fast_rest(p, op, rank, comm, size, 0, s, q, a);
+    return fast_rest(p, op, comm, size, 0, s, q, a);
   switch ((unsigned char)x) {
   case 'i':
     KW1("irecv", TRACE_IRECV) KW1("isend", TRACE_ISEND) KW1("init", TRACE_INIT)
     if (!nbc)
-      return fast_prefixed(p, k, rank, comm, size, s, a);
+      return fast_prefixed(p, k, comm, size, s, a);
     break;
   case 'c':
     KW1("compute", TRACE_COMPUTE) KW1("comm_size", TRACE_COMM_SIZE)
     KW1("comm_split", TRACE_COMM_SPLIT) KW1("comm_dup", TRACE_COMM_DUP)
     if (!nbc && !comm)
-      return fast_prefixed(p, k, rank, comm, size, s, a);
+      return fast_prefixed(p, k, comm, size, s, a);
     break;
   case 'w': KW1("waitall", TRACE_WAITALL) KW1("wait", TRACE_WAIT) break;
   case 'a':
@@ -519,17 +518,18 @@ static INLINE const char *fast_kw(trace_parser *p, const char *k, int rank, int 
 /* The prefixes, out of the usual path: "comm ID " (a communicator the parser saw created,
  * ID written as plain digits) before a keyword, or "i" before a collective's. */
 static __attribute__((noinline)) const char *fast_prefixed(trace_parser *p, const char *k,
-                                                            int rank, int comm, int size,
+                                                            int comm, int size,
                                                             const char *s, trace_action *a) {
   const char *q;
   if (k[0] == 'i')
-    return fast_kw(p, k + 1, rank, comm, size, 1, s, a);
+    return fast_kw(p, k + 1, comm, size, 1, s, a);
   uint64_t id;
   int n;
   if (comm || !starts(k, load8(k), "comm ", &q) || (n = dec_digits(q, &id)) == 0 || n > 9 ||
       q[n] != ' ' || id < 1 || id >= p->ncsize || p->csize[id] <= 0)
     return NULL;
-  return fast_kw(p, q + n + 1, rank, (int)id, p->csize[id], 0, s, a);
+  a->comm_size = p->csize[id];
+  return fast_kw(p, q + n + 1, (int)id, p->csize[id], 0, s, a);
 }
 
 /* The fast path on the line at s: when it is a fast line of rank want (want < 0: any),
@@ -548,20 +548,9 @@ static INLINE const char *fast_line(trace_parser *p, int want, const char *s, tr
   } else if (want >= 0) {
     rank_key(p, want); /* for its next lines */
   }
-  return fast_kw(p, k, rank, 0, p->np_world, 0, s, a);
-}
-
-/* trace_parse_fast (trace.h), inlined: when the line at s is a fast line of rank want, the
- * action in *a, its newline replaced by a NUL, and that byte's address; else NULL. */
-static INLINE char *trace_fast_next(trace_parser *p, int want, const char *file, long lineno,
-                                    char *s, trace_action *a) {
-  char *nl = (char *)fast_line(p, want, s, a);
-  if (nl) {
-    *nl = '\0';
-    a->file = file;
-    a->line = lineno;
-  }
-  return nl;
+  a->rank = rank; /* (now: fewer values to keep; clear_fields leaves them) */
+  a->comm_size = p->np_world; /* (p->np is set by the general path before any use) */
+  return fast_kw(p, k, 0, p->np_world, 0, s, a);
 }
 
 #endif

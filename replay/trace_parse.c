@@ -912,7 +912,13 @@ int trace_parse_inplace(trace_parser *p, int want, const char *file, long lineno
 
 char *trace_parse_fast(trace_parser *p, int want, const char *file, long lineno, char *s,
                        trace_action *a) {
-  return trace_fast_next(p, want, file, lineno, s, a);
+  char *nl = (char *)fast_line(p, want, s, a);
+  if (nl) {
+    *nl = '\0';
+    a->file = file;
+    a->line = lineno;
+  }
+  return nl;
 }
 
 void trace_parser_fast(trace_parser *p, int on) {

@@ -76,6 +76,7 @@ typedef struct tstream {
   long lineno;     /* number of the last line handed out */
   int state;       /* S_NEW (not opened yet), S_OPEN, S_END, S_FAILED */
   uint64_t size;   /* file size (compressed bytes), from stat */
+  trace_parser *parser; /* per-rank mode: its rank's parser (trace_next's usual case) */
 } tstream;
 
 typedef struct qline { /* a line read ahead for another rank (shared mode) */
@@ -704,8 +705,11 @@ int trace_set_np(trace_set *t, int np, char *err, size_t errlen) {
                  t->nfiles, np);
   t->np = np;
   t->ranks = x_calloc((size_t)np, sizeof *t->ranks);
-  for (int r = 0; r < np; r++)
+  for (int r = 0; r < np; r++) {
     t->ranks[r].parser = trace_parser_new(np, &t->opts, &t->warned);
+    if (!t->shared)
+      t->streams[r].parser = t->ranks[r].parser;
+  }
   size_t want = t->shared ? BUF_MAX : BUF_BUDGET / (size_t)np;
   want = want > BUF_MAX ? BUF_MAX : want < BUF_MIN ? BUF_MIN : want;
   for (int i = 0; i < t->nfiles; i++)
@@ -967,10 +971,12 @@ int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen
   if ((unsigned)rank < (unsigned)t->np && !t->shared) {
     tstream *s = &t->streams[rank];
     char *nl;
-    if (s->end > s->beg && (nl = trace_fast_next(t->ranks[rank].parser, rank, s->path,
-                                                  s->lineno + 1, s->buf + s->beg, a))) {
+    if (s->end > s->beg &&
+        (nl = (char *)fast_line(s->parser, rank, s->buf + s->beg, a))) {
+      *nl = '\0'; /* (as trace_parse_fast) */
+      a->file = s->path;
+      a->line = ++s->lineno;
       s->beg = (size_t)(nl + 1 - s->buf);
-      s->lineno++;
       return 1;
     }
   }
