@@ -5,9 +5,9 @@
  * ranks; N lines: line i is rank i's trace), a single trace file (shared mode), or a
  * directory holding an "index" file. Index entries are resolved relative to the index's
  * folder, or failing that to the current directory. Every file may be gzip-compressed
- * (zlib's gz* functions read plain and gzip files alike).
+ * (told by its first bytes; read through zlib's inflate).
  *
- * Streaming: in per-rank mode each rank owns one zlib stream and one line buffer, and
+ * Streaming: in per-rank mode each rank owns one file stream and one line buffer, and
  * parses one action at a time, so memory does not grow with trace length. In shared
  * mode one stream feeds all ranks; lines of ranks other than the one asking are queued
  * for them (memory then grows with how far ranks drift apart: documented).
@@ -184,10 +184,15 @@ void trace_parser_free(trace_parser *p);
 int trace_parse_line(trace_parser *p, const char *file, long lineno, const char *line,
                      size_t len, trace_action *a, char *err, size_t errlen);
 
+/* Bytes past the end of a buffer's data (past line[len] for trace_parse_inplace, past the
+ * NUL for trace_parse_fast) that must be readable, with any contents: the fast path loads 8
+ * bytes at a time, and what lies past a line never changes its result. */
+#define TRACE_PAD 16
+
 /* The reader's entry: as trace_parse_line, but the parser may write into the line and into
  * the byte just past it (line[len], the newline's place in the reader's buffer, which must
- * be readable), and the action may point into it (its text, for one), so the line must
- * stay unchanged until the action is dropped. Lines in the common forms are then read
+ * be readable, and TRACE_PAD bytes after it), and the action may point into it (its text,
+ * for one), so the line must stay unchanged until the action is dropped. Lines in the common forms are then read
  * where they lie, without a copy (trace_parse.c "Fast path"). want >= 0: a line whose rank
  * field is not want (trace_line_rank(line, len) is neither want nor TRACE_LINE_BLANK) is
  * left untouched and TRACE_PARSE_OTHER returned, for the caller to look at; want < 0: no
@@ -196,11 +201,11 @@ int trace_parse_line(trace_parser *p, const char *file, long lineno, const char 
 int trace_parse_inplace(trace_parser *p, int want, const char *file, long lineno, char *line,
                         size_t len, trace_action *a, char *err, size_t errlen);
 
-/* The reader's fastest entry, for a line at s in a buffer whose data a NUL follows: when the
- * line is in the common form (trace_parse.c "Fast path"), belongs to rank want (want < 0:
- * any) and ends with a newline, parses it in place into *a, replaces its newline with a
+/* The reader's fastest entry, for a line at s in a buffer whose data a NUL and TRACE_PAD
+ * readable bytes follow: when the line is in the common form (trace_parse.c "Fast path"),
+ * belongs to rank want (want < 0: any) and ends with a newline, parses it in place into *a, replaces its newline with a
  * NUL (the action's text is s) and returns that byte's address (the line is then
- * consumed); otherwise NULL, having read nothing past the first newline or NUL and
+ * consumed); otherwise NULL, having used nothing past the first newline or NUL and
  * changed nothing but *a: the caller then takes the line through trace_parse_inplace. */
 char *trace_parse_fast(trace_parser *p, int want, const char *file, long lineno, char *s,
                        trace_action *a);

@@ -24,7 +24,7 @@
  * In strict mode the forms SimGrid accepts silently but that lose information (trailing
  * garbage after an integer, a fractional count) are errors; otherwise they give one
  * warning each per run. */
-#include "trace.h"
+#include "trace_fast.h"
 #include "xalloc.h"
 
 #include <ctype.h>
@@ -39,25 +39,6 @@
 #define W_GARBAGE 1u  /* warned: trailing garbage after an integer field */
 #define W_FRACTION 2u /* warned: fractional count truncated */
 
-struct trace_parser {
-  int np;                   /* length of the count vectors of the line being parsed */
-  int np_world;             /* ranks (np of the world communicator) */
-  trace_opts opts;          /* strictness and warning callback */
-  unsigned *warned;         /* kinds of warning already given (shared or own_warned) */
-  unsigned own_warned;      /* used when the creator passed no shared bit set */
-  char *tok;                /* the tokens, each NUL-terminated */
-  char *text;               /* the tokens joined by one space */
-  size_t cap;               /* size of tok and of text */
-  const char **argv;        /* token pointers into tok */
-  size_t argc, argcap;      /* tokens in argv, and room */
-  int64_t *vec, *vec2;      /* count vectors (np each, allocated on first use) */
-  int *csize;               /* tir extension: size of each communicator id seen */
-  size_t ncsize;
-  const char *file;         /* file and line being parsed, for messages */
-  long lineno;
-  const char *kw;           /* keyword being parsed, for messages */
-  int fast;                 /* 1: lines go to the fast path first (trace_parser_fast) */
-};
 
 /* ====================================================================================
  * Action table
@@ -65,8 +46,6 @@ struct trace_parser {
 
 typedef int (*parse_fn)(trace_parser *p, trace_action *a, char *err, size_t errlen);
 
-/* The C type SimGrid's parse_integer<T> stores a scalar count in: fixes its range. */
-typedef enum { R_NONE, R_SSIZE, R_INT, R_UNSIGNED, R_SIZE } count_range;
 
 typedef struct op_def {
   const char *name;   /* keyword, case-sensitive */
@@ -184,6 +163,7 @@ trace_parser *trace_parser_new(int np, const trace_opts *opts, unsigned *warned)
     p->opts = *opts;
   p->warned = warned ? warned : &p->own_warned;
   p->fast = 1;
+  p->key_rank = INT_MIN;
   return p;
 }
 
@@ -266,7 +246,7 @@ static void reserve(trace_parser *p, size_t n) {
   free(p->tok);
   free(p->text);
   p->tok = x_malloc(p->cap);
-  p->text = x_malloc(p->cap);
+  p->text = x_calloc(p->cap + TRACE_PAD, 1); /* the fast path may read past a line */
 }
 
 /* Slow path of split: any line, one byte at a time, a NUL shown as '?' in the text. */
@@ -332,60 +312,6 @@ static int split(trace_parser *p, const char *s, size_t n) {
 /* ====================================================================================
  * The three number parsers
  * ==================================================================================== */
-
-static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-/* Decimal digits of s into *m (leading zeros dropped); *nd significant digits, *scale
- * decremented per fraction digit. Returns the end, or NULL when too long for the fast path. */
-static const char *fast_digits(const char *s, uint64_t *m, int *nd, int *scale, int frac,
-                               int *any) {
-  for (; *s >= '0' && *s <= '9'; s++) {
-    *any = 1;
-    if (frac)
-      (*scale)--;
-    if (*m == 0 && *s == '0')
-      continue;
-    if (++*nd > 15)
-      return NULL;
-    *m = *m * 10 + (uint64_t)(*s - '0');
-  }
-  return s;
-}
-
-/* Clinger's fast path for the token [s, end) = [+-]digits[.digits][(e|E)[+-]digits]
- * (*end is not a digit); 0 when not applicable. */
-static int fast_double(const char *s, const char *end, double *out) {
-  int neg = (*s == '-'), nd = 0, scale = 0, any = 0, e = 0, eneg = 0;
-  uint64_t m = 0;
-  s += (*s == '-' || *s == '+');
-  if (!(s = fast_digits(s, &m, &nd, &scale, 0, &any)))
-    return 0;
-  if (*s == '.' && !(s = fast_digits(s + 1, &m, &nd, &scale, 1, &any)))
-    return 0;
-  if (!any)
-    return 0;
-  if (*s == 'e' || *s == 'E') {
-    s++;
-    eneg = (*s == '-');
-    s += (*s == '-' || *s == '+');
-    if (*s < '0' || *s > '9')
-      return 0;
-    for (; *s >= '0' && *s <= '9' && e < 10000; s++)
-      e = e * 10 + (*s - '0');
-  }
-  if (s != end)
-    return 0;
-  e = (eneg ? -e : e) + scale;
-  double d = (double)m;
-  if (m != 0 && (e > 22 || e < -22))
-    return 0;
-  if (m != 0)
-    d = e >= 0 ? d * pow10_exact[e] : d / pow10_exact[-e];
-  *out = neg ? -d : d;
-  return 1;
-}
 
 /* strtod over the whole token (xbt_str_parse_double). 0 ok, -1 not a number. */
 static int parse_double(const char *s, double *out) {
@@ -456,14 +382,6 @@ static int f_int(trace_parser *p, int k, const char *name, int *out, char *err, 
   return 0;
 }
 
-static void range_of(count_range r, double *lo, double *hi_excl, const char **txt) {
-  switch (r) {
-  case R_INT: *lo = INT_MIN; *hi_excl = INT_MAX + 1.0; *txt = "[-2147483648, 2147483647]"; break;
-  case R_UNSIGNED: *lo = 0; *hi_excl = UINT_MAX + 1.0; *txt = "[0, 4294967295]"; break;
-  case R_SIZE: *lo = 0; *hi_excl = 0x1p63; *txt = "[0, 9223372036854775807]"; break;
-  default: *lo = -0x1p63; *hi_excl = 0x1p63; *txt = "a 64-bit integer"; break;
-  }
-}
 
 /* An integer-via-double field (a scalar count): strtod, truncation, range check. */
 static int f_count(trace_parser *p, int k, const char *name, count_range r, int64_t *out,
@@ -837,20 +755,6 @@ static int rank_field(trace_parser *p, trace_action *a, char *err, size_t errlen
   return 0;
 }
 
-/* Field by field: a compound literal compiles to `rep stos`, slow for 112 bytes. */
-static void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
-  a->op = TRACE_INIT;
-  a->rank = a->peer = a->peer2 = a->tag = a->has_arg = a->nvec = 0;
-  a->dtype = a->dtype2 = TRACE_DT_DEFAULT;
-  a->count = a->count2 = 0;
-  a->amount = 0;
-  a->vec = a->vec2 = NULL;
-  a->str = NULL;
-  a->file = file;
-  a->line = lineno;
-  a->text = text;
-  a->comm = a->nbc = 0;
-}
 
 /* tir's communicator extension: "R comm ID ACTION ARGS..." runs a collective on the
  * communicator ID, created earlier by a comm_split/comm_dup/comm_create line of the same
@@ -965,244 +869,14 @@ static int parse_general(trace_parser *p, const char *file, long lineno, const c
   return 1;
 }
 
-/* ====================================================================================
- * Fast path: the common line shapes, read in place
- * ==================================================================================== */
-
-/* A line "RANK KEYWORD ARGS..." ended by a newline right after its last token, whose
- * tokens are cut by single spaces, whose keyword is one of fast_keyword's (no "i" prefix,
- * no "comm ID" prefix) and whose fields are all in their plainest form (canonical rank;
- * integers as [-]digits; counts as digits or a decimal within Clinger's fast path, whole
- * and in range; datatypes "-1" and 0-59), with no extra argument, is read here where it
- * lies: no copy, no token array, and its text is the line itself once the newline is
- * replaced by a NUL. Everything else (leading or trailing spaces, CR, tabs, runs of spaces,
- * a NUL byte, signs and forms the fast readers do not take, anything that gives a warning
- * or an error, vector and tir actions) makes the fast path give up before any effect but
- * on *a, and the general path parses the line from scratch: so it alone writes every
- * message, and the fast path only accepts lines on which it gives the same action (the
- * unit tests compare the two, trace_parser_fast). No byte past the first newline, NUL or
- * other byte that ends a token is read, so a NUL after the data bounds a buffer. */
-
-/* The fast readers are inlined into fast_args, where the cursor then lives in registers. */
-#define INLINE inline __attribute__((always_inline))
-
-typedef struct cur {
-  const char *s; /* the next token, or the newline that ends the line */
-} cur;
-
-static INLINE int is_digit(char c) { return (unsigned)(c - '0') < 10; }
-
-/* Steps over what follows the token ending at q: the newline (then the cursor stays on
- * it), or one space before another token (which must not start with a space, a tab or
- * a newline: every reader wants a digit, '-' or letter anyway). 0 for anything else. */
-static INLINE int next_tok(cur *c, const char *q) {
-  if (*q == '\n') {
-    c->s = q;
-    return 1;
-  }
-  c->s = q + 1;
-  return *q == ' ' && q[1] > ' ';
-}
-
-static INLINE int at_end(const cur *c) { return *c->s == '\n'; }
-
-/* End of the token at s: the next byte <= ' ' (or >= 0x80, which no reader accepts). */
-static INLINE const char *tok_end(const char *s) {
-  while (*s > ' ')
-    s++;
-  return s;
-}
-
-/* A std::stoi field written [-]digits (at most 9 of them: always an int). */
-static INLINE int ff_int(cur *c, int *out) {
-  const char *s = c->s + (*c->s == '-'), *d = s;
-  uint64_t v = 0; /* wraps past 19 digits, but then it is not used */
-  while (is_digit(*s))
-    v = v * 10 + (uint64_t)(*s++ - '0');
-  if (s == d || s - d > 9)
-    return 0;
-  *out = *c->s == '-' ? -(int)v : (int)v;
-  return next_tok(c, s);
-}
-
-/* An optional root (absent: 0). */
-static INLINE int ff_root(cur *c, int *out) {
-  if (at_end(c)) {
-    *out = 0;
-    return 1;
-  }
-  return ff_int(c, out);
-}
-
-/* A count (f_count) that is whole and in range r: plain digits (fewer than 16), else a
- * token within the double fast path. */
-static INLINE int ff_count(cur *c, count_range r, int64_t *out) {
-  const char *s = c->s;
-  uint64_t u = 0;
-  while (is_digit(*s))
-    u = u * 10 + (uint64_t)(*s++ - '0');
-  if (s == c->s || s - c->s > 15 || (*s != ' ' && *s != '\n')) {
-    double d, lo, hi;
-    const char *txt;
-    if (!fast_double(c->s, s = tok_end(c->s), &d))
-      return 0;
-    range_of(r, &lo, &hi, &txt);
-    if (!(d >= lo && d < hi) || trunc(d) != d)
-      return 0;
-    *out = (int64_t)d;
-  } else if ((r == R_INT && u > INT_MAX) || (r == R_UNSIGNED && u > UINT_MAX)) {
-    return 0;
-  } else {
-    *out = (int64_t)u;
-  }
-  return next_tok(c, s);
-}
-
-/* A double field (FLOPS, SECONDS) within Clinger's fast path. */
-static INLINE int ff_double(cur *c, double *out) {
-  const char *q = tok_end(c->s);
-  return fast_double(c->s, q, out) && next_tok(c, q);
-}
-
-/* A datatype id ("-1", "0" to "59"); absent: TRACE_DT_DEFAULT unless required. */
-static INLINE int ff_dtype(cur *c, int required, int *out) {
-  const char *s = c->s;
-  if (at_end(c)) {
-    *out = TRACE_DT_DEFAULT;
-    return !required;
-  }
-  if (s[0] == '-' && s[1] == '1') {
-    *out = TRACE_DT_NULL;
-    return next_tok(c, s + 2);
-  }
-  if (!is_digit(s[0]))
-    return 0;
-  int two = s[0] != '0' && is_digit(s[1]), v = two ? (s[0] - '0') * 10 + s[1] - '0' : s[0] - '0';
-  *out = v;
-  return v < 60 && next_tok(c, s + 1 + two);
-}
-
-/* The arguments of op, as its pf_* function reads them; 0: not a fast line. */
-static INLINE int fast_args(cur *c, int op, trace_action *a) {
-  switch (op) {
-  case TRACE_INIT: case TRACE_FINALIZE: case TRACE_COMM_SIZE: case TRACE_COMM_SPLIT:
-  case TRACE_COMM_DUP: case TRACE_WAITALL: case TRACE_BARRIER:
-    return 1; /* without arguments (init: has_arg 0; comm_split/dup: SimGrid's no-op) */
-  case TRACE_COMPUTE: case TRACE_SLEEP:
-    return ff_double(c, &a->amount);
-  case TRACE_SEND: case TRACE_ISEND: case TRACE_RECV: case TRACE_IRECV:
-    return ff_int(c, &a->peer) && ff_int(c, &a->tag) && ff_count(c, R_SSIZE, &a->count) &&
-           ff_dtype(c, 0, &a->dtype);
-  case TRACE_TEST: case TRACE_WAIT:
-    return ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag);
-  case TRACE_SENDRECV:
-    return ff_count(c, R_INT, &a->count) && ff_int(c, &a->peer) &&
-           ff_count(c, R_INT, &a->count2) && ff_int(c, &a->peer2) &&
-           ff_dtype(c, 1, &a->dtype) && ff_dtype(c, 1, &a->dtype2);
-  case TRACE_BCAST:
-    return ff_count(c, R_SIZE, &a->count) && ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype);
-  case TRACE_REDUCE:
-    return ff_count(c, R_UNSIGNED, &a->count) && ff_double(c, &a->amount) &&
-           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype);
-  case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN:
-    return ff_count(c, ops[op].range, &a->count) && ff_double(c, &a->amount) &&
-           ff_dtype(c, 0, &a->dtype);
-  case TRACE_GATHER: case TRACE_SCATTER:
-    return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
-           ff_root(c, &a->peer) && ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
-  case TRACE_ALLTOALL: case TRACE_ALLGATHER:
-    return ff_count(c, R_INT, &a->count) && ff_count(c, R_INT, &a->count2) &&
-           ff_dtype(c, 0, &a->dtype) && ff_dtype(c, 0, &a->dtype2);
-  default:
-    return 0;
-  }
-}
-
-/* When k starts with the letters of w, the end of them in *q, and 1. The comparisons stop at
- * the first difference, so nothing past the token's end is read. */
-static INLINE int starts(const char *k, const char *w, const char **q) {
-  size_t n = strlen(w);
-#pragma GCC unroll 16 /* w is a constant: straight byte compares */
-  for (size_t i = 0; i < n; i++)
-    if (k[i] != w[i])
-      return 0;
-  *q = k + n;
-  return 1;
-}
-
-/* The op of the keyword at k when it is one that fast_args reads (*q: its end), else -1.
- * A switch on the first letter, then byte compares; the longer of two keywords sharing
- * a start is tried first (the unit tests check these names against the table's). */
-static INLINE int fast_keyword(const char *k, const char **q) {
-#define KW(name, op)                                                                       \
-  if (starts(k + 1, name + 1, q))                                                          \
-    return op;
-  switch (k[0]) {
-  case 'i': KW("irecv", TRACE_IRECV) KW("isend", TRACE_ISEND) KW("init", TRACE_INIT) break;
-  case 'c':
-    KW("compute", TRACE_COMPUTE) KW("comm_size", TRACE_COMM_SIZE)
-    KW("comm_split", TRACE_COMM_SPLIT) KW("comm_dup", TRACE_COMM_DUP) break;
-  case 'w': KW("waitall", TRACE_WAITALL) KW("wait", TRACE_WAIT) break;
-  case 'a':
-    KW("allreduce", TRACE_ALLREDUCE) KW("alltoall", TRACE_ALLTOALL)
-    KW("allgather", TRACE_ALLGATHER) break;
-  case 's':
-    KW("sendRecv", TRACE_SENDRECV) KW("send", TRACE_SEND) KW("sleep", TRACE_SLEEP)
-    KW("scatter", TRACE_SCATTER) KW("scan", TRACE_SCAN) break;
-  case 'r': KW("recv", TRACE_RECV) KW("reduce", TRACE_REDUCE) break;
-  case 'b': KW("bcast", TRACE_BCAST) KW("barrier", TRACE_BARRIER) break;
-  case 't': KW("test", TRACE_TEST) break;
-  case 'g': KW("gather", TRACE_GATHER) break;
-  case 'e': KW("exscan", TRACE_EXSCAN) break;
-  case 'f': KW("finalize", TRACE_FINALIZE) break;
-  default: break;
-  }
-#undef KW
-  return -1;
-}
-
-/* The canonical rank (< 10^9) that s starts with, when a space follows it: the rank, and
- * *k past the space. Otherwise -1. */
-static INLINE int fast_rank(const char *s, const char **k) {
-  const char *q = s;
-  uint64_t v = 0; /* wraps past 19 digits, but then it is not used */
-  if (*q == '0')
-    q++;
-  else
-    while (is_digit(*q))
-      v = v * 10 + (uint64_t)(*q++ - '0');
-  if (q == s || q - s > 9 || *q != ' ')
-    return -1;
-  *k = q + 1;
-  return (int)v;
-}
-
-/* The fast path on the line at s: when it is a fast line of rank want (want < 0: any),
- * the action in *a (text s, still ended by the newline) and the position of the newline;
- * else NULL, with *a to be rebuilt by the general path. */
-static const char *fast_line(trace_parser *p, int want, const char *file, long lineno,
-                             const char *s, trace_action *a) {
-  const char *k, *q;
-  int rank = fast_rank(s, &k);
-  if (rank < 0 || (want >= 0 && rank != want))
-    return NULL;
-  int op = fast_keyword(k, &q);
-  cur c;
-  if (op < 0 || !next_tok(&c, q))
-    return NULL;
-  clear_action(a, file, lineno, s);
-  a->op = (trace_op)op;
-  a->rank = rank;
-  a->comm_size = p->np = p->np_world;
-  return fast_args(&c, op, a) && at_end(&c) ? c.s : NULL;
-}
-
 /* The fast path on the trimmed, non-blank line [s, s + n), with s[n] writable: 1 (the
  * action in *a, text s) or 0 (*a to be rebuilt). Leaves a NUL in s[n]. */
 static int fast_bounded(trace_parser *p, const char *file, long lineno, char *s, size_t n,
                         trace_action *a) {
   s[n] = '\n'; /* a newline inside the line stops the fast path before s + n */
-  int ok = fast_line(p, -1, file, lineno, s, a) == s + n;
+  int ok = fast_line(p, -1, s, a) == s + n;
+  a->file = file;
+  a->line = lineno;
   s[n] = '\0';
   return ok;
 }
@@ -1238,13 +912,19 @@ int trace_parse_inplace(trace_parser *p, int want, const char *file, long lineno
 
 char *trace_parse_fast(trace_parser *p, int want, const char *file, long lineno, char *s,
                        trace_action *a) {
-  char *nl = p->fast ? (char *)fast_line(p, want, file, lineno, s, a) : NULL;
-  if (nl)
+  char *nl = (char *)fast_line(p, want, s, a);
+  if (nl) {
     *nl = '\0';
+    a->file = file;
+    a->line = lineno;
+  }
   return nl;
 }
 
-void trace_parser_fast(trace_parser *p, int on) { p->fast = on; }
+void trace_parser_fast(trace_parser *p, int on) {
+  p->fast = on;
+  p->key_rank = INT_MIN;
+}
 
 /* ====================================================================================
  * Rank field of a raw line

@@ -2,17 +2,21 @@
  *
  * A trace set is a list of files: one shared by all ranks, or one per rank. Each file is
  * read into a buffer that holds the decompressed bytes not yet consumed: a gzip file
- * (magic bytes 1f 8b) through its own zlib stream, any other file with plain read(2), as
- * zlib's state, inflate state and buffers cost ~13 KB per open stream (per rank). A NUL
- * always follows the buffered data. In per-rank mode a line is parsed where it lies: the
- * parser's fast path (trace_parse_fast) finds the line's end itself and leaves the
+ * (first bytes 1f 8b) through its own inflate stream, which decompresses straight into
+ * that buffer from an input buffer of the same size (no gzFile: its two buffers and its
+ * copy are saved), any other file with plain read(2). zlib still keeps ~7 KB of state and
+ * a 32 KiB window per open gzip stream (per rank). The gzip CRC is checked by the reader
+ * where the CPU has PCLMULQDQ (section "CRC-32"), else by zlib. A NUL always follows the
+ * buffered data, then TRACE_PAD zero bytes (the parser's fast path loads 8 bytes at a
+ * time). In per-rank mode a line is parsed where it lies: the parser's fast path
+ * (trace_fast.h, inlined into trace_next) finds the line's end itself and leaves the
  * action's text in the buffer, which nothing touches until the rank's next call; other
  * lines are cut at their newline (memchr) and go to trace_parse_inplace. In shared mode
  * a line for the asking rank is copied by its parser (other ranks' calls refill the
  * buffer), queued lines are parsed in their queue entry. The buffer grows only to hold
  * the longest line (capped at MAX_LINE), so a per-rank replay uses O(ranks) memory
- * whatever the trace length. Streams are opened on
- * first use and closed at their end: the files are only checked by trace_open.
+ * whatever the trace length. Streams are opened on first use and closed at their end: the
+ * files are only checked by trace_open.
  *
  * In shared mode one stream feeds every rank: a rank asking for its next action reads
  * lines until one is its own and queues the others (raw text) for their ranks. Lines of
@@ -21,7 +25,7 @@
  *
  * Reading follows SimGrid's xbt_replay.cpp, quirk included: a last line without a newline
  * is dropped (getline hits end-of-file on it), so is it here (warning; strict: error). */
-#include "trace.h"
+#include "trace_fast.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -39,11 +43,11 @@
 #define MAX_LINE (64u << 20) /* longer lines are an error (a binary file, most likely) */
 #define BUF_MAX (128u << 10) /* per-stream buffer when few files are open at once... */
 #define BUF_MIN (1u << 10)   /* ...and its floor when many are (grown for a longer line) */
-#define GZ_MIN (4u << 10)    /* floor of a gzip stream's buffers (zlib inflates in chunks of
-                                half of it): smaller ones slow decompression down */
+#define GZ_MIN (4u << 10)    /* floor of a gzip stream's buffers (output, and input read
+                                at once): smaller ones slow decompression down */
 #define BUF_BUDGET (2u << 20) /* buffer bytes shared by all streams of a set: with every
                                  per-rank stream open at once, the peak RSS grows with it
-                                 (zlib's buffers are sized from it too); 4 MiB instead of
+                                 (gzip input buffers are sized from it too); 4 MiB instead of
                                  64 cut 2,048 ranks from 85 to 53 MB at the same speed, and
                                  2 MiB with a 1 KiB floor for plain files 1,024 ranks from
                                  19 to 17 MB (plain reads are one read(2) per 1 KiB) */
@@ -57,15 +61,22 @@ enum { S_NEW, S_OPEN, S_END, S_FAILED };
 
 typedef struct tstream {
   char *path;      /* file as opened (resolved against the index's folder or the cwd) */
-  gzFile gz;       /* open gzip stream (state S_OPEN, gzip file, data left) */
-  int fd;          /* open plain file (state S_OPEN, not gzip, data left), else -1 */
-  uint64_t nread;  /* bytes read so far from a plain file */
+  int fd;          /* the open file while it may hold data (state S_OPEN), else -1 */
+  z_stream *z;     /* gzip file: its inflate stream (while fd is open), else NULL */
+  unsigned char *in; /* gzip file: compressed bytes read ahead (z->next_in, z->avail_in) */
+  size_t in_cap;
+  int eof;         /* gzip file: read(2) returned 0 */
+  int member_end;  /* gzip file: a member ended, the next (if any) not started */
+  int own_check;   /* gzip file: the reader checks this member's CRC and length itself */
+  uint32_t crc, isize; /* ...and they are, so far */
+  uint64_t nread;  /* bytes read so far from the file */
   char *buf;       /* decompressed bytes; [beg, end) not consumed yet */
   size_t cap, beg, end;
   size_t want;     /* buffer size to allocate on opening */
   long lineno;     /* number of the last line handed out */
   int state;       /* S_NEW (not opened yet), S_OPEN, S_END, S_FAILED */
   uint64_t size;   /* file size (compressed bytes), from stat */
+  trace_parser *parser; /* per-rank mode: its rank's parser (trace_next's usual case) */
 } tstream;
 
 typedef struct qline { /* a line read ahead for another rank (shared mode) */
@@ -114,102 +125,290 @@ static void twarn(trace_set *t, unsigned kind, const char *fmt, ...) {
 }
 
 /* ====================================================================================
+ * CRC-32 of gzip members, with PCLMULQDQ where the CPU has it
+ * ==================================================================================== */
+
+/* zlib 1.2.13's crc32() (braided tables) costs ~4 instructions per byte, as much as the
+ * whole of inflate on typical traces. Where the CPU has carry-less multiplication, the
+ * reader checks each gzip member itself: zlib's own check is turned off for the member
+ * (inflateValidate), the CRC of its output is folded 64 bytes at a time (Intel's "Fast CRC
+ * Computation for Generic Polynomials Using PCLMULQDQ", reflected constants of the gzip
+ * polynomial, as in Linux's crc32-pclmul and Chromium's zlib), and the trailer's CRC and
+ * length are compared when the member ends. Tails and short buffers go to zlib's crc32(). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && ZLIB_VERNUM >= 0x1290
+#define HAVE_CRC_CLMUL 1
+#include <emmintrin.h>
+#include <wmmintrin.h>
+
+/* ~CRC of b[0, n) (n >= 64, a multiple of 16) folded from ~crc. */
+__attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(const unsigned char *b,
+                                                                  size_t n, uint32_t crc) {
+  const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
+  const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);
+  const __m128i k5 = _mm_set_epi64x(0, 0x0163cd6124);
+  const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
+  const __m128i lo32 = _mm_setr_epi32(~0, 0, ~0, 0);
+  const __m128i *v = (const __m128i *)b;
+  __m128i x1 = _mm_loadu_si128(v), x2 = _mm_loadu_si128(v + 1);
+  __m128i x3 = _mm_loadu_si128(v + 2), x4 = _mm_loadu_si128(v + 3);
+  x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
+  for (b += 64, n -= 64; n >= 64; b += 64, n -= 64) { /* four lanes, 64 bytes a step */
+    __m128i y1 = _mm_clmulepi64_si128(x1, k1k2, 0x00), y2 = _mm_clmulepi64_si128(x2, k1k2, 0x00);
+    __m128i y3 = _mm_clmulepi64_si128(x3, k1k2, 0x00), y4 = _mm_clmulepi64_si128(x4, k1k2, 0x00);
+    x1 = _mm_xor_si128(_mm_clmulepi64_si128(x1, k1k2, 0x11), y1);
+    x2 = _mm_xor_si128(_mm_clmulepi64_si128(x2, k1k2, 0x11), y2);
+    x3 = _mm_xor_si128(_mm_clmulepi64_si128(x3, k1k2, 0x11), y3);
+    x4 = _mm_xor_si128(_mm_clmulepi64_si128(x4, k1k2, 0x11), y4);
+    x1 = _mm_xor_si128(x1, _mm_loadu_si128((const __m128i *)b));
+    x2 = _mm_xor_si128(x2, _mm_loadu_si128((const __m128i *)(b + 16)));
+    x3 = _mm_xor_si128(x3, _mm_loadu_si128((const __m128i *)(b + 32)));
+    x4 = _mm_xor_si128(x4, _mm_loadu_si128((const __m128i *)(b + 48)));
+  }
+  __m128i lanes[3] = {x2, x3, x4};
+  for (int i = 0; i < 3; i++) /* the four lanes into one */
+    x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, k3k4, 0x11), lanes[i]),
+                       _mm_clmulepi64_si128(x1, k3k4, 0x00));
+  for (; n >= 16; b += 16, n -= 16) /* 16 bytes a step */
+    x1 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x1, k3k4, 0x11),
+                                     _mm_loadu_si128((const __m128i *)b)),
+                       _mm_clmulepi64_si128(x1, k3k4, 0x00));
+  /* 128 -> 64 bits, then 64 -> 32 (Barrett reduction). */
+  x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), _mm_clmulepi64_si128(x1, k3k4, 0x10));
+  x1 = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x1, lo32), k5, 0x00),
+                     _mm_srli_si128(x1, 4));
+  x2 = _mm_clmulepi64_si128(_mm_and_si128(x1, lo32), poly, 0x10);
+  x2 = _mm_clmulepi64_si128(_mm_and_si128(x2, lo32), poly, 0x00);
+  return (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(_mm_xor_si128(x1, x2), 4));
+}
+
+static int crc_clmul_ok(void) {
+  static int ok = -1;
+  if (ok < 0)
+    ok = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
+  return ok;
+}
+#else
+#define HAVE_CRC_CLMUL 0
+static int crc_clmul_ok(void) { return 0; }
+#endif
+
+/* zlib's crc32(crc, b, n), faster. */
+static uint32_t crc_update(uint32_t crc, const unsigned char *b, size_t n) {
+#if HAVE_CRC_CLMUL
+  if (n >= 64 && crc_clmul_ok()) {
+    size_t k = n & ~(size_t)15;
+    crc = ~crc_clmul(b, k, ~crc);
+    b += k;
+    n -= k;
+  }
+#endif
+  return n ? (uint32_t)crc32(crc, b, (uInt)n) : crc;
+}
+
+/* ====================================================================================
  * Streams: lines out of a gzip or plain file
  * ==================================================================================== */
 
 /* 1 while s has a file open that may still hold data (gzip or plain). */
-static int stream_live(const tstream *s) { return s->gz != NULL || s->fd >= 0; }
+static int stream_live(const tstream *s) { return s->fd >= 0; }
 
-/* Opens fd as a zlib stream when it starts with the gzip magic bytes; otherwise keeps it
- * for plain reads. Returns 0, or -1 with errno set (fd closed). */
-static int stream_attach(tstream *s, int fd) {
-  unsigned char m[2];
-  ssize_t k = pread(fd, m, sizeof m, 0);
-  if (k == 2 && m[0] == 0x1f && m[1] == 0x8b) { /* reopened by name: zlib's messages */
-    close(fd);                                   /* then start with the path */
-    errno = 0;
-    s->gz = gzopen(s->path, "rb");
-  } else if (k < 0) { /* not seekable (a pipe): let zlib sniff it */
-    s->gz = gzdopen(fd, "rb");
-    if (!s->gz)
-      close(fd);
-    errno = 0;
-  } else {
-    s->fd = fd;
-    return 0;
+/* The NUL after the buffered data, and TRACE_PAD zero bytes after it (the parser's fast
+ * path loads 8 bytes at a time; it never uses them, but they must be readable and, for
+ * valgrind's sake, defined). */
+static void terminate(tstream *s) { memset(s->buf + s->end, 0, 1 + TRACE_PAD); }
+
+/* Closes the file and drops the inflate stream (the buffered lines stay). */
+static void stream_release(tstream *s) {
+  if (s->z) {
+    inflateEnd(s->z);
+    free(s->z);
+    s->z = NULL;
   }
-  if (!s->gz)
-    return -1;
-  if (s->want < GZ_MIN)
-    s->want = GZ_MIN;
-  gzbuffer(s->gz, (unsigned)(s->want / 2));
-  return 0;
-}
-
-static int stream_open(tstream *s, char *err, size_t errlen) {
-  errno = 0;
-  int fd = open(s->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || stream_attach(s, fd) < 0) {
-    s->state = S_FAILED;
-    if (errno == EMFILE || errno == ENFILE)
-      return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path,
-                   strerror(errno));
-    return x_err(err, errlen, "%s: cannot open: %s", s->path,
-                 errno ? strerror(errno) : "out of memory");
-  }
-  s->cap = s->want;
-  s->buf = x_malloc(s->cap + 1);
-  s->buf[0] = '\0';
-  s->beg = s->end = 0;
-  s->state = S_OPEN;
-  return 0;
-}
-
-static void stream_close(tstream *s, int state) {
-  if (s->gz)
-    gzclose_r(s->gz);
-  s->gz = NULL;
+  free(s->in);
+  s->in = NULL;
   if (s->fd >= 0)
     close(s->fd);
   s->fd = -1;
+}
+
+static void stream_close(tstream *s, int state) {
+  stream_release(s);
   free(s->buf);
   s->buf = NULL;
   s->cap = s->beg = s->end = 0;
   s->state = state;
 }
 
-/* Error of the last gzread: truncated stream, corrupt data or read error. Closes s
- * (after formatting: zlib's message lives in the stream). */
+/* Error of the last read or inflate: truncated stream (Z_BUF_ERROR), corrupt data
+ * (Z_DATA_ERROR, zlib's message) or read error (Z_ERRNO). Closes s. */
 static int stream_error(tstream *s, int errnum, const char *msg, char *err, size_t errlen) {
   long line = s->lineno + 1;
   if (errnum == Z_BUF_ERROR)
     x_err(err, errlen, "%s:%ld: truncated gzip stream (unexpected end of file)", s->path, line);
   else if (errnum == Z_ERRNO)
     x_err(err, errlen, "%s:%ld: read error: %s", s->path, line, strerror(errno));
-  else {
-    size_t n = strlen(s->path); /* zlib prefixes its message with "PATH: " */
-    if (msg && strncmp(msg, s->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
-      msg += n + 2;
-    else if (msg && strncmp(msg, "<fd:", 4) == 0 && strstr(msg, ">: ")) /* gzdopen's name */
-      msg = strstr(msg, ">: ") + 3;
-    x_err(err, errlen, "%s:%ld: corrupt gzip data (zlib: %s)", s->path, line, msg);
-  }
+  else
+    x_err(err, errlen, "%s:%ld: corrupt gzip data (zlib: %s)", s->path, line,
+          msg ? msg : "compressed data error");
   stream_close(s, S_FAILED);
   return -1;
 }
 
-/* read(2) from a plain file into the free end of the buffer (retrying on EINTR). */
-static int plain_read(tstream *s, size_t room, char *err, size_t errlen) {
+/* read(2) into [b, b + room), retrying on EINTR; counts the bytes in nread. */
+static ssize_t file_read(tstream *s, void *b, size_t room) {
   ssize_t n;
   do
-    n = read(s->fd, s->buf + s->end, room > INT_MAX ? INT_MAX : room);
+    n = read(s->fd, b, room > INT_MAX ? INT_MAX : room);
   while (n < 0 && errno == EINTR);
+  if (n > 0)
+    s->nread += (uint64_t)n;
+  return n;
+}
+
+/* read(2) from a plain file into the free end of the buffer. */
+static int plain_read(tstream *s, size_t room, char *err, size_t errlen) {
+  ssize_t n = file_read(s, s->buf + s->end, room);
   if (n < 0)
     return stream_error(s, Z_ERRNO, NULL, err, errlen);
   s->end += (size_t)n;
-  s->nread += (uint64_t)n;
-  s->buf[s->end] = '\0';
+  terminate(s);
   return (int)n;
+}
+
+/* More compressed input, after the avail_in bytes left. The input buffer holds GZ_KEEP
+ * bytes, then up to in_cap bytes of input: the GZ_KEEP bytes before z->next_in are always
+ * the last ones inflate consumed, so that a member's trailer can be read once it ended. */
+#define GZ_KEEP 8
+static int gz_input(tstream *s, char *err, size_t errlen) {
+  z_stream *z = s->z;
+  memmove(s->in, z->next_in - GZ_KEEP, GZ_KEEP + z->avail_in);
+  ssize_t n = file_read(s, s->in + GZ_KEEP + z->avail_in, s->in_cap - z->avail_in);
+  if (n < 0)
+    return stream_error(s, Z_ERRNO, NULL, err, errlen);
+  s->eof = n == 0;
+  z->next_in = s->in + GZ_KEEP;
+  z->avail_in += (uInt)n;
+  return 0;
+}
+
+/* A member starts: its CRC is checked by the reader (crc_update) when the CPU makes that
+ * faster, else by zlib, which also does it when the header has its own CRC (FHCRC, flag
+ * bit 1: the reader does not check that one) or is not in view. */
+static void gz_member(tstream *s) {
+  z_stream *z = s->z;
+  s->own_check = crc_clmul_ok() && z->avail_in >= 4 && !(z->next_in[3] & 2);
+#if HAVE_CRC_CLMUL
+  inflateValidate(z, !s->own_check);
+#endif
+  s->crc = 0;
+  s->isize = 0;
+}
+
+/* The member ended: its trailer (CRC-32, then length mod 2^32, little-endian) against what
+ * was inflated. Returns zlib's message for a mismatch, else NULL. */
+static const char *gz_trailer(const tstream *s) {
+  const unsigned char *t = s->z->next_in - GZ_KEEP;
+  uint32_t crc = t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+  uint32_t len = t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 | (uint32_t)t[7] << 24;
+  if (crc != s->crc)
+    return "incorrect data check";
+  return len != s->isize ? "incorrect length check" : NULL;
+}
+
+/* Inflates into the free end of the buffer (room bytes): at least one byte unless the data
+ * is over. As gzread: gzip members may follow each other, and bytes after the last member
+ * that do not start another one are ignored. Returns the bytes produced (0: end of the
+ * data) or -1. */
+static int gz_fill(tstream *s, size_t room, char *err, size_t errlen) {
+  z_stream *z = s->z;
+  uInt avail = (uInt)(room > UINT_MAX ? UINT_MAX : room);
+  z->next_out = (Bytef *)s->buf + s->end;
+  z->avail_out = avail;
+  while (z->avail_out == avail) {
+    if (!s->eof && (z->avail_in == 0 || (s->member_end && z->avail_in < 2)) &&
+        gz_input(s, err, errlen) < 0)
+      return -1;
+    if (s->member_end) { /* another member, or the end */
+      if (z->avail_in < 2 || z->next_in[0] != 0x1f || z->next_in[1] != 0x8b)
+        break;
+      inflateReset(z);
+      s->member_end = 0;
+      gz_member(s);
+    }
+    if (z->avail_in == 0 && s->eof)
+      return stream_error(s, Z_BUF_ERROR, NULL, err, errlen);
+    const unsigned char *out = z->next_out;
+    int rc = inflate(z, Z_NO_FLUSH);
+    if (s->own_check) {
+      s->crc = crc_update(s->crc, out, (size_t)(z->next_out - out));
+      s->isize += (uint32_t)(z->next_out - out);
+    }
+    const char *bad = rc == Z_STREAM_END && s->own_check ? gz_trailer(s) : NULL;
+    if (bad)
+      return stream_error(s, Z_DATA_ERROR, bad, err, errlen);
+    if (rc == Z_STREAM_END)
+      s->member_end = 1;
+    else if (rc != Z_OK && rc != Z_BUF_ERROR)
+      return stream_error(s, Z_DATA_ERROR, rc == Z_MEM_ERROR ? "out of memory" : z->msg, err,
+                          errlen);
+  }
+  size_t n = avail - z->avail_out;
+  s->end += n;
+  terminate(s);
+  return (int)n;
+}
+
+/* The file is gzip-compressed: the bytes read so far (the buffer's) become the start of
+ * its compressed input, and an inflate stream (gzip wrapper: header, CRC and length
+ * checked) decompresses into the buffer from now on. */
+static int gz_attach(tstream *s, char *err, size_t errlen) {
+  if (s->cap < GZ_MIN) {
+    s->cap = GZ_MIN;
+    s->buf = x_realloc(s->buf, s->cap + 1 + TRACE_PAD);
+  }
+  s->in_cap = s->cap;
+  s->in = x_malloc(GZ_KEEP + s->in_cap);
+  memset(s->in, 0, GZ_KEEP);
+  memcpy(s->in + GZ_KEEP, s->buf, s->end);
+  s->z = x_calloc(1, sizeof *s->z);
+  s->z->next_in = s->in + GZ_KEEP;
+  s->z->avail_in = (uInt)s->end;
+  s->end = 0;
+  terminate(s);
+  if (inflateInit2(s->z, 15 + 16) != Z_OK) {
+    free(s->z); /* (inflateInit2 freed what it allocated) */
+    s->z = NULL;
+    return stream_error(s, Z_DATA_ERROR, "out of memory", err, errlen);
+  }
+  gz_member(s);
+  return 0;
+}
+
+/* Opens s: reads its first bytes, then goes on with plain reads, or through zlib when
+ * they are the gzip magic bytes 1f 8b (so pipes work as well as files). */
+static int stream_open(tstream *s, char *err, size_t errlen) {
+  errno = 0;
+  s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+  if (s->fd < 0) {
+    s->state = S_FAILED;
+    if (errno == EMFILE || errno == ENFILE)
+      return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path,
+                   strerror(errno));
+    return x_err(err, errlen, "%s: cannot open: %s", s->path, strerror(errno));
+  }
+  s->cap = s->want;
+  s->buf = x_malloc(s->cap + 1 + TRACE_PAD);
+  s->beg = s->end = 0;
+  s->state = S_OPEN;
+  terminate(s);
+  int n = 1;
+  while (s->end < 2 && (n = plain_read(s, s->cap - s->end, err, errlen)) > 0)
+    ;
+  if (n < 0)
+    return -1;
+  if (s->end >= 2 && (unsigned char)s->buf[0] == 0x1f && (unsigned char)s->buf[1] == 0x8b)
+    return gz_attach(s, err, errlen);
+  return 0;
 }
 
 /* Moves the unconsumed bytes to the front (growing the buffer when a line fills it),
@@ -228,19 +427,10 @@ static int stream_fill(tstream *s, char *err, size_t errlen) {
       return -1;
     }
     s->cap *= 2;
-    s->buf = x_realloc(s->buf, s->cap + 1);
+    s->buf = x_realloc(s->buf, s->cap + 1 + TRACE_PAD);
   }
   size_t room = s->cap - s->end;
-  if (s->fd >= 0)
-    return plain_read(s, room, err, errlen);
-  int n = gzread(s->gz, s->buf + s->end, (unsigned)(room > INT_MAX ? INT_MAX : room));
-  int errnum = Z_OK;
-  const char *msg = gzerror(s->gz, &errnum);
-  if (n < 0 || errnum != Z_OK)
-    return stream_error(s, n < 0 && errnum == Z_OK ? Z_ERRNO : errnum, msg, err, errlen);
-  s->end += (size_t)n;
-  s->buf[s->end] = '\0';
-  return n;
+  return s->z ? gz_fill(s, room, err, errlen) : plain_read(s, room, err, errlen);
 }
 
 /* Hands out the next line (without its newline) of s in [*line, *line + *len), valid
@@ -269,27 +459,18 @@ static int stream_getline(tstream *s, char **line, size_t *len, int *last, char 
     int n = stream_fill(s, err, errlen);
     if (n < 0)
       return -1;
-    if (n == 0) { /* end of data: hand out what is left, if anything, then close */
-      if (s->gz)
-        gzclose_r(s->gz);
-      else
-        close(s->fd);
-      s->gz = NULL;
-      s->fd = -1;
-    }
+    if (n == 0) /* end of data: hand out what is left, if anything, then close */
+      stream_release(s);
   }
 }
 
 /* Compressed bytes consumed so far. */
 static uint64_t stream_consumed(const tstream *s) {
-  if (s->state == S_END || s->state == S_FAILED)
+  if (s->state == S_END || s->state == S_FAILED || (s->state == S_OPEN && s->fd < 0))
     return s->size;
-  if (s->state == S_OPEN && s->fd >= 0)
-    return s->nread;
-  if (s->state != S_OPEN || !s->gz)
-    return s->state == S_OPEN ? s->size : 0;
-  z_off_t off = gzoffset(s->gz);
-  return off > 0 ? (uint64_t)off : 0;
+  if (s->state != S_OPEN)
+    return 0;
+  return s->nread - (s->z ? s->z->avail_in : 0);
 }
 
 /* ====================================================================================
@@ -524,8 +705,11 @@ int trace_set_np(trace_set *t, int np, char *err, size_t errlen) {
                  t->nfiles, np);
   t->np = np;
   t->ranks = x_calloc((size_t)np, sizeof *t->ranks);
-  for (int r = 0; r < np; r++)
+  for (int r = 0; r < np; r++) {
     t->ranks[r].parser = trace_parser_new(np, &t->opts, &t->warned);
+    if (!t->shared)
+      t->streams[r].parser = t->ranks[r].parser;
+  }
   size_t want = t->shared ? BUF_MAX : BUF_BUDGET / (size_t)np;
   want = want > BUF_MAX ? BUF_MAX : want < BUF_MIN ? BUF_MIN : want;
   for (int i = 0; i < t->nfiles; i++)
@@ -677,12 +861,12 @@ static int next_own(trace_set *t, int rank, trace_action *a, char *err, size_t e
 }
 
 static void enqueue(trank *k, long lineno, const char *line, size_t len) {
-  qline *q = x_malloc(sizeof *q + len + 1); /* + 1: parsed in place, see parse_for */
+  qline *q = x_malloc(sizeof *q + len + 1 + TRACE_PAD); /* parsed in place: parse_for */
   q->next = NULL;
   q->lineno = lineno;
   q->len = len;
   memcpy(q->text, line, len);
-  q->text[len] = '\0';
+  memset(q->text + len, 0, 1 + TRACE_PAD);
   if (k->tail)
     k->tail->next = q;
   else
@@ -768,7 +952,9 @@ static int check_rank(const trace_set *t, int rank, char *err, size_t errlen) {
   return 0;
 }
 
-int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
+/* trace_next but for a fast line of a rank's own file (trace_next tried it). */
+static __attribute__((noinline)) int next_slow(trace_set *t, int rank, trace_action *a,
+                                               char *err, size_t errlen) {
   if (check_rank(t, rank, err, errlen) < 0)
     return -1;
   if (t->ranks[rank].ended)
@@ -777,6 +963,24 @@ int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen
   if (rc < 0 && !t->shared && t->streams[rank].state == S_FAILED)
     t->ranks[rank].ended = 1;
   return rc;
+}
+
+/* The usual case first, without a call but the parser's: per-rank mode, a line in the
+ * fast form whole in the rank's buffer (a rank whose trace ended has an empty buffer). */
+int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen) {
+  if ((unsigned)rank < (unsigned)t->np && !t->shared) {
+    tstream *s = &t->streams[rank];
+    char *nl;
+    if (s->end > s->beg &&
+        (nl = (char *)fast_line(s->parser, rank, s->buf + s->beg, a))) {
+      *nl = '\0'; /* (as trace_parse_fast) */
+      a->file = s->path;
+      a->line = ++s->lineno;
+      s->beg = (size_t)(nl + 1 - s->buf);
+      return 1;
+    }
+  }
+  return next_slow(t, rank, a, err, errlen);
 }
 
 int trace_next_any(trace_set *t, trace_action *a, char *err, size_t errlen) {

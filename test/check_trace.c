@@ -919,6 +919,66 @@ START_TEST(test_truncated_and_corrupt_gzip) {
   gz[n - 8] ^= 0xFF;
   ck_assert_int_eq(read_all(put_bytes("crc.gz", gz, n), &actions), -1);
   ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  gz[n - 8] ^= 0xFF;
+  /* A wrong length in the trailer. */
+  gz[n - 1] ^= 1;
+  ck_assert_int_eq(read_all(put_bytes("len.gz", gz, n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect length check)"));
+  gz[n - 1] ^= 1;
+  /* A damaged byte inside the deflate data (here the input then runs out first). */
+  gz[n / 2] ^= 0x55;
+  ck_assert_int_eq(read_all(put_bytes("bad.gz", gz, n), &actions), -1);
+  ck_assert_msg(strstr(err, "/bad.gz:") && (strstr(err, ": corrupt gzip data (zlib: ") ||
+                                            strstr(err, ": truncated gzip stream")), "%s", err);
+  gz[n / 2] ^= 0x55;
+  free(gz);
+  rm_tmpdir();
+}
+END_TEST
+
+/* As gzread: members follow each other, bytes after the last one that start no member are
+ * ignored, a header with its own CRC (FHCRC) is checked too. */
+START_TEST(test_gzip_members) {
+  make_tmpdir();
+  size_t n;
+  long actions;
+  unsigned char *gz = gz_lines(100000, &n), *two = malloc(2 * n + 64);
+  memcpy(two, gz, n);
+  memcpy(two + n, gz, n);
+  ck_assert_int_eq(read_all(put_bytes("two.gz", two, 2 * n), &actions), 0);
+  ck_assert_int_eq(actions, 200000);
+  two[2 * n - 8] ^= 1; /* the second member's CRC */
+  ck_assert_int_eq(read_all(put_bytes("two2.gz", two, 2 * n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  ck_assert(actions > 100000 && actions < 200000);
+  two[2 * n - 8] ^= 1;
+  two[n + 10] |= 6; /* the second member's first block: type 3 */
+  ck_assert_int_eq(read_all(put_bytes("two3.gz", two, 2 * n), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, "two3.gz:100001: corrupt gzip data (zlib: invalid block type)"));
+  memcpy(two + n, "0 compute 1\n", 12); /* trailing garbage */
+  ck_assert_int_eq(read_all(put_bytes("tail.gz", two, n + 12), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  two[n] = 0x1f; /* a lone first magic byte */
+  ck_assert_int_eq(read_all(put_bytes("tail1.gz", two, n + 1), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  ck_assert_uint_eq(gz[3], 0); /* gzopen writes a bare 10-byte header */
+  memcpy(two, gz, 10);
+  two[3] = 2; /* FHCRC: the header's CRC-32, low 16 bits, follows it */
+  uLong hcrc = crc32(0, two, 10);
+  two[10] = (unsigned char)(hcrc & 0xff);
+  two[11] = (unsigned char)((hcrc >> 8) & 0xff);
+  memcpy(two + 12, gz + 10, n - 10);
+  ck_assert_int_eq(read_all(put_bytes("hcrc.gz", two, n + 2), &actions), 0);
+  ck_assert_int_eq(actions, 100000);
+  two[10] ^= 1; /* (found when the set is opened: its first line is read then) */
+  trace_opts o = opts(0);
+  ck_assert_ptr_null(trace_open(put_bytes("hcrc2.gz", two, n + 2), &o, err, sizeof err));
+  ck_assert_ptr_nonnull(strstr(err, "hcrc2.gz:1: corrupt gzip data (zlib: header crc mismatch)"));
+  two[10] ^= 1;
+  two[n + 2 - 8] ^= 1; /* zlib checks the data CRC of such a member */
+  ck_assert_int_eq(read_all(put_bytes("hcrc3.gz", two, n + 2), &actions), -1);
+  ck_assert_ptr_nonnull(strstr(err, ": corrupt gzip data (zlib: incorrect data check)"));
+  free(two);
   free(gz);
   rm_tmpdir();
 }
@@ -1146,26 +1206,49 @@ static void describe(int rc, const trace_action *a, const char *e, char *out, si
 }
 
 /* line (n bytes) through the general path, then through trace_parse_line, trace_parse_inplace
- * and trace_parse_fast with the fast path on: same result, message and warnings. */
-static void same_both_ways(const char *line, size_t n, int strict) {
+ * and trace_parse_fast with the fast path on (any rank, then the line's rank, as the reader
+ * asks, after a first line of that rank): same result, message and warnings. The bytes
+ * after the line's NUL hold digits and spaces, which the fast path may load but not use. */
+static void setup_parser(trace_parser *p, const char *setup) {
+  trace_action a;
+  char e[512];
+  if (setup)
+    ck_assert_int_eq(trace_parse_line(p, "t.txt", 1, setup, strlen(setup), &a, e, sizeof e), 1);
+}
+
+/* (setup: a line both parsers read first, such as one creating a communicator) */
+static void same_both_ways(const char *setup, const char *line, size_t n, int strict) {
   static char want[8192], got[8192], wwarn[8192], e2[4096], buf[512];
   trace_action a;
   trace_opts o = opts(strict);
   trace_parser *slow = trace_parser_new(3, &o, NULL);
   trace_parser_fast(slow, 0);
+  setup_parser(slow, setup);
   int rc = trace_parse_line(slow, "t.txt", 7, line, n, &a, e2, sizeof e2);
+  int rank = rc == 1 ? a.rank : -1;
   describe(rc, &a, e2, want, sizeof want);
   snprintf(wwarn, sizeof wwarn, "%s", warnings);
-  for (int way = 0; way < (memchr(line, '\n', n) ? 2 : 3); way++) { /* the reader cuts at '\n' */
+  for (int way = 0; way < (memchr(line, '\n', n) ? 2 : 4); way++) { /* the reader cuts at '\n' */
     trace_parser *fast = trace_parser_new(3, &o, NULL);
+    setup_parser(fast, setup);
     warnings[0] = '\0';
-    ck_assert_uint_lt(n + 2, sizeof buf);
+    ck_assert_uint_lt(n + 2 + TRACE_PAD, sizeof buf);
+    if (way == 3) { /* the reader's case: the rank's key is set by a first line */
+      if (rank < 0 || rank > 999999999) { /* the fast path reads ranks < 10^9 */
+        trace_parser_free(fast);
+        continue;
+      }
+      snprintf(buf, sizeof buf, "%d init\n", rank);
+      ck_assert_ptr_nonnull(trace_parse_fast(fast, rank, "t.txt", 6, buf, &a));
+    }
     memcpy(buf, line, n);
     buf[n] = '\n';
     buf[n + 1] = '\0';
+    for (int i = 0; i < TRACE_PAD; i++)
+      buf[n + 2 + i] = i % 3 ? (char)('0' + (n + (size_t)i) % 10) : ' ';
     if (way == 0)
       rc = trace_parse_line(fast, "t.txt", 7, line, n, &a, e2, sizeof e2);
-    else if (way == 1 || !trace_parse_fast(fast, -1, "t.txt", 7, buf, &a))
+    else if (way == 1 || !trace_parse_fast(fast, way == 3 ? rank : -1, "t.txt", 7, buf, &a))
       rc = trace_parse_inplace(fast, -1, "t.txt", 7, buf, n, &a, e2, sizeof e2);
     else
       rc = 1;
@@ -1176,6 +1259,36 @@ static void same_both_ways(const char *line, size_t n, int strict) {
     trace_parser_free(fast);
   }
   trace_parser_free(slow);
+}
+
+/* Each base line, then random edits of it (replace, insert, delete, NUL), both ways. */
+static void mutate_all(const char *setup, const char *const *base, size_t nb) {
+  static const char alphabet[] = " \t\r\v-+.e0123456789x#\nsi";
+  for (size_t b = 0; b < nb; b++) {
+    char line[256];
+    size_t n = strlen(base[b]);
+    for (int strict = 0; strict < 2; strict++)
+      same_both_ways(setup, base[b], n, strict);
+    for (int m = 0; m < 300; m++) {
+      memcpy(line, base[b], n + 1);
+      size_t k = n;
+      for (int e = 0; e < 1 + m % 3; e++) {
+        size_t at = k ? (size_t)rand() % (k + 1) : 0;
+        int what = rand() % 4;
+        char c = what == 3 ? '\0' : alphabet[rand() % (sizeof alphabet - 1)];
+        if (what == 0 && at < k)
+          line[at] = c;
+        else if (what == 2 && at < k)
+          memmove(line + at, line + at + 1, k-- - at);
+        else if (k + 1 < sizeof line) {
+          memmove(line + at + 1, line + at, k - at + 1);
+          line[at] = c;
+          k++;
+        }
+      }
+      same_both_ways(setup, line, k, m % 2);
+    }
+  }
 }
 
 START_TEST(test_fast_path_matches_general_path) {
@@ -1193,34 +1306,40 @@ START_TEST(test_fast_path_matches_general_path) {
     "0 sendRecv 2147483648 1 2 2 0 0", "0 compute 1e-400", "0 compute 0x10",
     "0 send 1 2147483647 8", "0 send 1 2147483648 8", "0 send 1 -2147483648 8",
     "0 send 1 0999999999 8", "1000000000 init", "9999999999 init", "0 allreduce 4294967296 1",
+    "0 compute 5e22", "0 compute 1e23", "0 compute 12e3", "0 compute 1e022", "0 compute 0e9",
+    "0 compute 123456789012345", "0 compute 1234567890123456", "0 compute 9007199254740993",
+    "0 compute 007", "0 reduce 8 1e8 1", "0 allreduce 8 10 1", "0 isend 1 2 12345678",
+    "0 isend 1 2 99999999", "0 irecv 1 2 123456789", "0 irecv 12345678 123456789 8",
+    "12 irecv 1 2 3", "1234567 isend 1 0 8", "12345678 isend 1 0 8", "0 waitall",
+    "0 wait 1 -2 3", "0 test -1 -12345678 -123456789",
   };
-  static const char alphabet[] = " \t\r\v-+.e0123456789x#\nsi";
+  static const char *vec[] = { /* np = 3 */
+    "0 gatherv 1 1 2 3", "0 gatherv 1 1 2 3 1 0 0", "0 gatherv 1 1 2", "0 allgatherv 1 1 2 3",
+    "0 allgatherv 1 1 2 3 0 0", "0 allgatherv 1 1 2 3 4 5 6", "0 allgatherv 1 1 2 3 0 1 4 5 6",
+    "0 scatterv 1 2 3 4", "0 scatterv 1 2 3 4 2 0 1", "0 reducescatter 1 2 3 1e3",
+    "0 reducescatter 1 2 3 5 0", "0 alltoallv 6 1 2 3 6 3 2 1", "0 alltoallv 6 1 2 3 6 3 2 1 0 1",
+    "0 ibarrier", "0 ibcast 8 1", "0 iallreduce 8 1 2", "0 ireduce 8 1e3 2 0", "0 iscan 8 1",
+    "0 iexscan 8 1", "0 igatherv 1 1 2 3 2", "0 ialltoallv 6 1 2 3 6 3 2 1", "0 ialltoall 4 4",
+    "0 iallgatherv 1 1 2 3", "0 iscatterv 1 2 3 4", "0 ireducescatter 1 2 3 1", "0 igather 4 4",
+    "0 iallgather 4 4", "0 iscatter 4 4 2", "0 isendRecv 10 1 20 2 0 1", "0 iinit", "0 iwaitall",
+    "0 iirecv 1 0 8", "0 icomm 1 bcast 8",
+  };
+  static const char *comm[] = { /* after "0 comm_split 1 2 0 2": communicator 1 of 2 ranks */
+    "0 comm 1 bcast 8", "0 comm 1 bcast 8 2 0", "0 comm 1 gatherv 1 5 6", "0 comm 1 gatherv 1 5 6 2",
+    "0 comm 1 ibcast 8", "0 comm 1 iallgatherv 1 5 6 0 0", "0 comm 1 alltoallv 3 1 2 3 1 2",
+    "0 comm 1 barrier", "0 comm 01 barrier", "0 comm 2 barrier", "0 comm 0 barrier",
+    "0 comm 1 comm 1 barrier", "0 comm 1 send 1 0 8", "0 comm 1 scatterv 1 2 3", "0 comm x barrier",
+    "0 comm 1 reducescatter 4 5 1", "0 comm 1 allgatherv 1 5 6",
+  };
+  static const char *comm1[] = { /* after "0 comm_split 1 1 0": allgatherv's tails with n = 1 */
+    "0 comm 1 allgatherv 1 5", "0 comm 1 allgatherv 1 5 0", "0 comm 1 allgatherv 1 5 0 0",
+    "0 comm 1 allgatherv 1 5 0 0 7", "0 comm 1 gatherv 1 5 0 0 0", "0 comm 1 alltoallv 1 1 1 1",
+  };
   srand(7);
-  for (size_t b = 0; b < sizeof base / sizeof *base; b++) {
-    char line[256];
-    size_t n = strlen(base[b]);
-    for (int strict = 0; strict < 2; strict++)
-      same_both_ways(base[b], n, strict);
-    for (int m = 0; m < 300; m++) { /* a few random edits: replace, insert, delete, NUL */
-      memcpy(line, base[b], n + 1);
-      size_t k = n;
-      for (int e = 0; e < 1 + m % 3; e++) {
-        size_t at = k ? (size_t)rand() % (k + 1) : 0;
-        int what = rand() % 4;
-        char c = what == 3 ? '\0' : alphabet[rand() % (sizeof alphabet - 1)];
-        if (what == 0 && at < k)
-          line[at] = c;
-        else if (what == 2 && at < k)
-          memmove(line + at, line + at + 1, k-- - at);
-        else if (k + 1 < sizeof line) {
-          memmove(line + at + 1, line + at, k - at + 1);
-          line[at] = c;
-          k++;
-        }
-      }
-      same_both_ways(line, k, m % 2);
-    }
-  }
+  mutate_all("0 comm_split 1 1 0", comm1, sizeof comm1 / sizeof *comm1);
+  mutate_all(NULL, base, sizeof base / sizeof *base);
+  mutate_all(NULL, vec, sizeof vec / sizeof *vec);
+  mutate_all("0 comm_split 1 2 0 2", comm, sizeof comm / sizeof *comm);
 }
 END_TEST
 
@@ -1257,6 +1376,7 @@ static Suite *trace_suite(void) {
   tcase_add_test(read, test_open_errors);
   tcase_add_test(read, test_fewer_files_than_np);
   tcase_add_test(read, test_truncated_and_corrupt_gzip);
+  tcase_add_test(read, test_gzip_members);
   suite_add_tcase(s, read);
   TCase *val = tcase_create("validate");
   tcase_set_timeout(val, 30);
