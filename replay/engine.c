@@ -52,7 +52,7 @@ struct eng_act {
   double gpen;        /* in the group: the variable's penalty */
   double date;        /* heap key: completion (or latency end) date; in the group heap,
                          the virtual time phi at which the action completes */
-  uint64_t seq;       /* heap tie-breaker: creation order */
+  uint64_t seq;       /* heap tie-breaker: creation order (sg_ties: last heap update) */
   evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
   lmm_var *var;       /* NULL for sleeps and contention-free flows */
   eng_done_fn done;
@@ -93,6 +93,7 @@ struct eng {
   double now;
   uint64_t seq;
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
+  int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
   evq heap;        /* running actions by completion date (but the groups') */
   egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
   int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
@@ -114,8 +115,12 @@ struct eng {
 
 static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
 
-static void heap_update(const eng *e, evq *q, eng_act *a, double date) {
-  if (evq_queued(&a->pos) && a->date == date)
+/* Puts a in q at date. Ties: creation order; with sg_ties, the order of the last update,
+ * as SimGrid's stable action heap (every update takes a new stability count). */
+static void heap_update(eng *e, evq *q, eng_act *a, double date) {
+  if (e->sg_ties)
+    a->seq = e->seq++;
+  else if (evq_queued(&a->pos) && a->date == date)
     return; /* same key (date, tie): same place */
   a->date = date;
   if (evq_queued(&a->pos))
@@ -137,6 +142,11 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
+  /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
+   * actions in its solve's order: with both, which of two flows ending (or leaving their
+   * latency) at one date goes first is SimGrid's, and so is the marking that follows. */
+  lmm_set_simgrid_order(e->sys, c->simgrid_marking);
+  e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->first_due = -1;
   e->memo_payload = -1;
