@@ -25,7 +25,7 @@
  * follow SimGrid 3.32's heaps instead (doc/model.md, "Equal dates"): every heap update
  * takes a new number, the re-solved actions are updated in SimGrid's solve order, a new
  * sleep is queued by the next solve (last started first, before the re-solved actions),
- * and network actions come after CPU ones.
+ * and network actions come after CPU ones (replay.c also starts the last rank first).
  *
  * Cost: O(log n) per heap update (O(1) when it joins a run); per step, the solver's cost
  * for the touched component plus O(k log n) for its k recomputed variables (group flows:
