@@ -285,6 +285,7 @@ typedef struct mark_frame {
 struct lmm_system {
   double precision;          /* maxmin/precision (SimGrid's sg_maxmin_precision) */
   int exact;                 /* lmm_set_exact_incremental */
+  int sg_order;              /* lmm_set_simgrid_order: modified output not sorted */
   int modified;              /* something changed since the last solve */
   uint64_t round;            /* marking round, bumped after each solve */
   uint64_t next_rank;        /* creation stamp of the next variable */
@@ -957,6 +958,8 @@ void lmm_free(lmm_system *s) {
 
 void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0; }
 
+void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
+
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
   c->bound = bound;
@@ -1525,7 +1528,8 @@ static void order_out(lmm_system *s) {
 }
 
 /* The enabled variables with a coefficient on a solved constraint (SimGrid's modified
- * action set), in creation order. */
+ * action set), in creation order; with sg_order, in the order SimGrid's solve fills that
+ * set: constraints in modified-list order, each one's enabled list (most recent first). */
 static void collect_modified(lmm_system *s) {
   for (lmm_cnst *c = s->mod_head; c; c = c->mod_next) {
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
@@ -1536,7 +1540,8 @@ static void collect_modified(lmm_system *s) {
       e->var->listed = s->round;
     }
   }
-  order_out(s);
+  if (!s->sg_order)
+    order_out(s);
   for (size_t i = 0; i < s->n_out; i++)
     s->out[i]->out_slot = i;
 }

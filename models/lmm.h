@@ -82,11 +82,19 @@ void *lmm_var_owner(const lmm_var *v);
  * Set the mode before adding variables. */
 void lmm_set_exact_incremental(lmm_system *s, int exact);
 
+/* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
+ * order in which its solve fills the modified action set (the re-solved constraints in
+ * marking order, each one's enabled variables most recently enabled first). SimGrid
+ * updates its action heap in that order, and its heap orders equal dates by their last
+ * update: a caller reproducing SimGrid's ties needs this order. */
+void lmm_set_simgrid_order(lmm_system *s, int on);
+
 /* Re-solves the modified part of the system (all of it on the first call); does
  * nothing when nothing changed since the last call. */
 void lmm_solve(lmm_system *s);
 /* After lmm_solve: returns the next variable whose value was recomputed (each once,
- * in a deterministic order: the order in which they were created), NULL when done.
+ * in a deterministic order: the order in which they were created, or SimGrid's with
+ * lmm_set_simgrid_order), NULL when done.
  * These are the enabled variables with a coefficient > 0 on a re-solved constraint
  * (SimGrid's modified action set); a variable disabled by the caller is not listed
  * (its value became 0 at once). Each lmm_solve starts a new list; variables freed

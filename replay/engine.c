@@ -21,6 +21,12 @@
  * run, so the synchronised ranks of a stencil, whose thousands of messages end at a few
  * dates, cost O(1) per event instead of O(log n).
  *
+ * Ties: equal dates come out by creation number. Under tir/simgrid-marking (sg_ties) they
+ * follow SimGrid 3.32's heaps instead (doc/model.md, "Equal dates"): every heap update
+ * takes a new number, the re-solved actions are updated in SimGrid's solve order, a new
+ * sleep is queued by the next solve (last started first, before the re-solved actions),
+ * and network actions come after CPU ones (replay.c also starts the last rank first).
+ *
  * Cost: O(log n) per heap update (O(1) when it joins a run); per step, the solver's cost
  * for the touched component plus O(k log n) for its k recomputed variables (group flows:
  * O(log n) for the ones that join or leave). Actions are recycled through a free list. */
@@ -52,7 +58,7 @@ struct eng_act {
   double gpen;        /* in the group: the variable's penalty */
   double date;        /* heap key: completion (or latency end) date; in the group heap,
                          the virtual time phi at which the action completes */
-  uint64_t seq;       /* heap tie-breaker: creation order */
+  uint64_t seq;       /* heap tie-breaker: creation order (sg_ties: last heap update) */
   evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
   lmm_var *var;       /* NULL for sleeps and contention-free flows */
   eng_done_fn done;
@@ -93,6 +99,9 @@ struct eng {
   double now;
   uint64_t seq;
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
+  int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
+  eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
+  size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
   egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
   int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
@@ -114,8 +123,16 @@ struct eng {
 
 static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
 
-static void heap_update(const eng *e, evq *q, eng_act *a, double date) {
-  if (evq_queued(&a->pos) && a->date == date)
+/* sg_ties: SimGrid keeps one heap per model and handles the CPU model's due actions
+ * (executions, sleeps) before the network model's: network ties carry this bit. */
+#define SG_NET_TIE ((uint64_t)1 << 62)
+
+/* Puts a in q at date. Ties: creation order; with sg_ties, the order of the last update,
+ * as SimGrid's stable action heap (every update takes a new stability count). */
+static void heap_update(eng *e, evq *q, eng_act *a, double date) {
+  if (e->sg_ties)
+    a->seq = e->seq++ | (a->kind == K_FLOW ? SG_NET_TIE : 0);
+  else if (evq_queued(&a->pos) && a->date == date)
     return; /* same key (date, tie): same place */
   a->date = date;
   if (evq_queued(&a->pos))
@@ -137,6 +154,11 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
+  /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
+   * actions in its solve's order: with both, which of two flows ending (or leaving their
+   * latency) at one date goes first is SimGrid's, and so is the marking that follows. */
+  lmm_set_simgrid_order(e->sys, c->simgrid_marking);
+  e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->first_due = -1;
   e->memo_payload = -1;
@@ -171,6 +193,7 @@ void eng_free(eng *e) {
   for (size_t i = 0; i < e->nchunks; i++)
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
+  free(e->new_sleeps);
   for (int k = 0; k < LMM_GROUP_LEVELS; k++)
     evq_free(&e->grp[k].heap);
   for (size_t i = 0; i < e->routes_cap; i++)
@@ -373,7 +396,18 @@ eng_act *eng_exec_start_bounded(eng *e, int host, double flops, double bound, en
 
 eng_act *eng_sleep_start(eng *e, double seconds, eng_done_fn done, void *ctx) {
   eng_act *a = act_new(e, K_SLEEP, done, ctx);
-  heap_update(e, &e->heap, a, e->now + (seconds > 0 ? seconds : 0));
+  double date = e->now + (seconds > 0 ? seconds : 0);
+  if (!e->sg_ties) {
+    heap_update(e, &e->heap, a, date);
+    return a;
+  }
+  /* SimGrid puts a new sleep at the front of its CPU model's modified set: the next
+   * solve queues the sleeps started since the last one, last started first, before the
+   * actions it re-solved */
+  a->date = date;
+  if (e->n_new_sleeps == e->new_sleeps_cap)
+    x_grow(&e->new_sleeps, &e->new_sleeps_cap, e->n_new_sleeps + 1, sizeof *e->new_sleeps);
+  e->new_sleeps[e->n_new_sleeps++] = a;
   return a;
 }
 
@@ -467,6 +501,10 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
 static void reschedule(eng *e) {
   group_advance(e);
   lmm_solve(e->sys);
+  while (e->n_new_sleeps > 0) {
+    eng_act *a = e->new_sleeps[--e->n_new_sleeps];
+    heap_update(e, &e->heap, a, a->date);
+  }
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
     if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)

@@ -292,7 +292,15 @@ static int loop(replay_ctx *x) {
     r->stats->host = r->host;
     if (x->o->cfg.init_sleep > 0) /* smpi/init: injected before the first action */
       rank_start_sleep(r, x->o->cfg.init_sleep);
-    else
+    else if (!x->o->cfg.simgrid_marking)
+      replay_enqueue(x, i);
+  }
+  /* tir/simgrid-marking: SimGrid 3.32 runs the last rank's first actions before the
+   * others' (seen in the order in which it creates the flows of a ring of sendRecv at
+   * date 0; doc/model.md, "Equal dates"), which decides equal-date ties later on */
+  if (x->o->cfg.simgrid_marking && !(x->o->cfg.init_sleep > 0)) {
+    replay_enqueue(x, x->np - 1);
+    for (int i = 0; i < x->np - 1; i++)
       replay_enqueue(x, i);
   }
   while (x->ndone < x->np) {

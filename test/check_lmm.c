@@ -349,6 +349,40 @@ START_TEST(next_modified_order_and_free) {
 }
 END_TEST
 
+START_TEST(next_modified_simgrid_order) {
+  /* lmm_set_simgrid_order: the order in which SimGrid's solve fills its modified action
+   * set. One link, flows created 0, 1, 2, expanded 2, 0, 1: its enabled list is most
+   * recent first, 1 0 2. Then links c0 (flow 3) and c1 (flow 4): changing 4's bound
+   * then 3's marks c1 then c0, and the solve meets 4 then 3 (creation order: 3, 4). */
+  int id[5] = {0, 1, 2, 3, 4}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_simgrid_order(s, 1);
+  lmm_cnst *l = lmm_cnst_new(s, 9, 0), *c0 = lmm_cnst_new(s, 5, 0), *c1 = lmm_cnst_new(s, 5, 0);
+  lmm_var *v[5];
+  for (int i = 0; i < 5; i++)
+    v[i] = lmm_var_new(s, &id[i], 1, -1);
+  lmm_expand(s, l, v[2], 1);
+  lmm_expand(s, l, v[0], 1);
+  lmm_expand(s, l, v[1], 1);
+  lmm_expand(s, c0, v[3], 1);
+  lmm_expand(s, c1, v[4], 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 5);
+  ck_assert_int_eq(got[0], 1);
+  ck_assert_int_eq(got[1], 0);
+  ck_assert_int_eq(got[2], 2);
+  lmm_var_set_bound(s, v[4], 2);
+  lmm_var_set_bound(s, v[3], 3);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 2);
+  ck_assert_int_eq(got[0], 4);
+  ck_assert_int_eq(got[1], 3);
+  ck_val(v[3], 3);
+  ck_val(v[4], 2);
+  lmm_free(s);
+}
+END_TEST
+
 /* SimGrid 3.32's blind spot (the default mode reproduces it; exact mode does not).
  * Links c0 = 10, c1 = 4; u on c0 (p = 1); v on c0 and c1, created disabled; w on c1
  * (p = 1). First solve: u = 10, w = 4. Then, in one round, u's bound changes (marks c0,
@@ -937,6 +971,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, incremental_add_remove);
   tcase_add_test(inc, next_modified_component);
   tcase_add_test(inc, next_modified_order_and_free);
+  tcase_add_test(inc, next_modified_simgrid_order);
   tcase_add_test(inc, simgrid_blind_spot);
   tcase_add_test(inc, fatpipe_inert);
   tcase_add_test(inc, fatpipe_back_in);
