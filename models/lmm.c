@@ -702,14 +702,14 @@ static int grp_is_b(const lmm_system *s, const lmm_cnst *c) {
   return 0;
 }
 
-/* The level v belongs to: the first B_k it uses (coefficient > 0), or -1. */
-static int grp_level_of(const lmm_system *s, const lmm_var *v) {
-  int best = -1;
-  for (const lmm_elem *e = v->elems; e; e = e->var_next)
-    for (int k = 0; k < s->grp_k && e->weight > 0; k++)
-      if (e->cnst == s->grp_b[k] && (best < 0 || k < best))
-        best = k;
-  return best;
+/* The level of element e: k when its constraint is B_k and its coefficient > 0, else
+ * GRP_K (the B_k are distinct: at most one k matches). */
+static int grp_elem_level(const lmm_system *s, const lmm_elem *e) {
+  if (e->weight > 0)
+    for (int k = 0; k < s->grp_k; k++)
+      if (e->cnst == s->grp_b[k])
+        return k;
+  return GRP_K;
 }
 
 /* Ends the group: its values are written back, its variables and constraints leave it
@@ -744,17 +744,22 @@ static void grp_guard(lmm_system *s, const lmm_var *v) {
 
 /* How the enabling of v relates to the group: it joins it when it uses some B_k and its
  * other constraints are in the component or unused; it conflicts when it would connect
- * the component to other enabled variables (or a FATPIPE constraint). */
-static int grp_check(const lmm_system *s, const lmm_var *v) {
-  int flagged = 0, foreign = 0;
+ * the component to other enabled variables (or a FATPIPE constraint). *level is v's
+ * level, the first B_k it uses (coefficient > 0), when it joins. One pass over v. */
+static int grp_check(const lmm_system *s, const lmm_var *v, int *level) {
+  int flagged = 0, foreign = 0, best = GRP_K;
   for (const lmm_elem *e = v->elems; e; e = e->var_next) {
     const lmm_cnst *c = e->cnst;
     if (grp_has(s, c->grp_gen))
       flagged = 1;
     else if (c->en_head || c->fatpipe)
       foreign = 1;
+    int k = grp_elem_level(s, e);
+    if (k < best)
+      best = k;
   }
-  if (grp_level_of(s, v) < 0)
+  *level = best;
+  if (best == GRP_K)
     return flagged ? GRP_CONFLICT : GRP_OUTSIDE;
   return foreign ? GRP_CONFLICT : GRP_JOIN;
 }
@@ -1051,7 +1056,8 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
 }
 
 static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
-  int how = s->grp_on ? grp_check(s, v) : GRP_OUTSIDE;
+  int level = GRP_K;
+  int how = s->grp_on ? grp_check(s, v, &level) : GRP_OUTSIDE;
   if (how == GRP_CONFLICT)
     grp_dissolve(s);
   v->penalty = penalty;
@@ -1060,7 +1066,7 @@ static void enable_var(lmm_system *s, lmm_var *v, double penalty) {
     enabled_push_front(e->cnst, e);
   }
   if (how == GRP_JOIN) {
-    grp_join(s, v, grp_level_of(s, v));
+    grp_join(s, v, level);
     return;
   }
   slack_enable(s, v);
