@@ -1009,7 +1009,7 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   return v;
 }
 
-static lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
+static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   lmm_elem *e = pool_take(&s->elem_pool);
   *e = (lmm_elem){.cnst = c, .var = v, .weight = coeff}; /* every other field zero */
   v->has_fp |= c->fatpipe;
