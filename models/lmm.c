@@ -557,13 +557,18 @@ static void slack_enable(lmm_system *s, lmm_var *v) {
   }
 }
 
-/* v is disabled or freed: its elements no longer count. */
+/* e's variable is disabled or freed: e no longer counts in its (slack) constraint. */
+static inline void slack_elem_leave(const lmm_system *s, lmm_elem *e) {
+  if (!e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+    e->cnst->S -= e->contrib;
+    e->contrib = 0.0;
+  }
+}
+
+/* v is disabled: its elements no longer count. */
 static void slack_leave(lmm_system *s, lmm_var *v) {
   for (lmm_elem *e = v->elems; e; e = e->var_next)
-    if (!e->cnst->fatpipe && cnst_out(s, e->cnst)) {
-      e->cnst->S -= e->contrib;
-      e->contrib = 0.0;
-    }
+    slack_elem_leave(s, e);
 }
 
 /* A variable whose value must be recomputed needs a constraint in the solve other than
@@ -1144,11 +1149,11 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     mark_from_var(s, v); /* before detaching: the walk must see v */
   }
   fp_leave(s, v);
-  slack_leave(s, v);
   lmm_elem *next;
-  for (lmm_elem *e = v->elems; e; e = next) {
+  for (lmm_elem *e = v->elems; e; e = next) { /* one pass: each constraint once (find_elem) */
     next = e->var_next;
     lmm_cnst *c = e->cnst;
+    slack_elem_leave(s, e);
     if (grouped)
       grp_elem_leave(s, e);
     if (e->enabled)
