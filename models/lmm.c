@@ -811,7 +811,7 @@ static void grp_settle(lmm_system *s) {
 }
 
 /* Folds c's level (bound / total group usage) into grp_cap unless c is a bottleneck. */
-static void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
+static inline void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
   double u = gu_from(c, 0);
   if (u > 0 && !grp_is_b(s, c))
     s->grp_cap = dmin(s->grp_cap, c->bound / u);
