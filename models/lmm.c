@@ -447,15 +447,15 @@ static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
 }
 
 /* One step of the inner loop of frame f: returns a newly marked constraint to descend
- * into, or NULL when the current variable is done (exhausted or already visited). */
+ * into, or NULL when the current variable is done (exhausted or already visited: only a
+ * descent can stamp it, so once per step is enough). f->cnst is marked (in_mod). */
 static lmm_cnst *mark_step(lmm_system *s, mark_frame *f) {
-  lmm_var *v = f->elem->var;
+  if (f->elem->var->visited == s->round)
+    return NULL;
   while (f->inner) {
-    if (v->visited == s->round)
-      return NULL;
     lmm_elem *x = f->inner;
     f->inner = x->var_next;
-    if (x->cnst != f->cnst && !x->cnst->in_mod && !cnst_out(s, x->cnst)) {
+    if (!x->cnst->in_mod && !cnst_out(s, x->cnst)) {
       mod_push_back(s, x->cnst);
       return x->cnst;
     }
