@@ -1030,6 +1030,10 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
   return e;
 }
 
+/* lmm_expand of an enabled variable, or in SimGrid's mode: kept out of line, so that the
+ * common case (a flow's route expanded while its variable is disabled) stays small. */
+static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e);
+
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   lmm_elem *e = find_elem(v, c);
   if (s->exact && v->penalty <= 0) {
@@ -1041,6 +1045,11 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
       e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
     return;
   }
+  expand_marking(s, c, v, coeff, e);
+}
+
+__attribute__((noinline)) static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v,
+                                                      double coeff, lmm_elem *e) {
   grp_guard(s, v);
   if (grp_has(s, c->grp_gen))
     grp_dissolve(s);
