@@ -813,8 +813,11 @@ static void grp_settle(lmm_system *s) {
 /* Folds c's level (bound / total group usage) into grp_cap unless c is a bottleneck. */
 static inline void grp_cap_cnst(lmm_system *s, const lmm_cnst *c) {
   double u = gu_from(c, 0);
-  if (u > 0 && !grp_is_b(s, c))
-    s->grp_cap = dmin(s->grp_cap, c->bound / u);
+  if (!(u > 0))
+    return;
+  double r = c->bound / u;
+  if (r < s->grp_cap && !grp_is_b(s, c)) /* dmin, with the B_k test only when r is lower */
+    s->grp_cap = r;
 }
 
 /* v (enabled, on the enabled lists) joins level k; it is listed as modified. */
