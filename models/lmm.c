@@ -1309,7 +1309,7 @@ static double init_lights(lmm_system *s) {
 }
 
 /* Drops c from the light table when it is used up, else refreshes its level. */
-static void refresh_light(lmm_system *s, lmm_cnst *c) {
+static inline void refresh_light(lmm_system *s, lmm_cnst *c) {
   if (c->light < 0)
     return;
   if (!double_positive(c->usage, s->precision) ||
