@@ -440,7 +440,7 @@ static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
   return c->fatpipe ? c->n_uncov == 0 && !c->pinned : c->slack;
 }
 
-static void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
+static inline void stack_push(lmm_system *s, size_t *top, lmm_cnst *c) {
   GROW(s->stack, s->stack_cap, *top + 1);
   lmm_elem *e = c->en_head;
   s->stack[(*top)++] = (mark_frame){c, e, e ? e->var->elems : NULL};
