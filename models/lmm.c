@@ -486,7 +486,7 @@ static void mark_walk(lmm_system *s, lmm_cnst *c) {
   }
 }
 
-static void mark_cnst(lmm_system *s, lmm_cnst *c) {
+static inline void mark_cnst(lmm_system *s, lmm_cnst *c) {
   if (c->in_mod || cnst_out(s, c))
     return;
   mod_push_back(s, c);
