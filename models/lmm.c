@@ -782,7 +782,7 @@ static int grp_b_above(const lmm_system *s, const lmm_cnst *b, int k) {
  * are the filling's levels: positive, increasing, each B_j above the levels before its
  * own, and the top one within grp_cap (a lower bound of the other constraints' levels
  * bound / sum gu and of the b_i * p_i: then none of those can be reached first). */
-static int grp_levels(lmm_system *s) {
+static inline int grp_levels(lmm_system *s) {
   for (int k = 0; k < s->grp_k; k++) {
     const lmm_cnst *b = s->grp_b[k];
     double rem = b->bound;
