@@ -529,7 +529,7 @@ static int keep(rank *r, const rop *o, mpi_req *q) {
   return 0;
 }
 
-static int do_send(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
@@ -545,7 +545,7 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_recv(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
@@ -554,7 +554,7 @@ static int do_recv(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     if (r->nstore == 0) {
       replay_fail(x, "%s:%ld: action wait not preceded by any irecv or isend: '%s'", r->act.file,
@@ -570,7 +570,7 @@ static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_test_store(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     int found;
     r->cur = store_pop(r, o->peer, o->peer2, o->tag, o->comm, &found);
@@ -605,55 +605,52 @@ static int do_probe(replay_ctx *x, rank *r, rop *o);
 static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 
-static int step(replay_ctx *x, rank *r, rop *o) {
-  switch (o->kind) {
-  case OP_SEND:
-    return do_send(x, r, o);
-  case OP_RECV:
-    return do_recv(x, r, o);
-  case OP_WAITALL:
-  case OP_WAITEACH: {
-    mpi_req **v = r->slots + r->wait_from;
-    size_t n = r->nslots - r->wait_from;
-    int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
-    if (done)
-      r->nslots = r->wait_from = 0;
-    else /* wait_all dropped the finished requests */
-      r->nslots = r->wait_from + n;
-    return done;
-  }
-  case OP_WAIT_SLOT:
-    if (r->phase == 0) {
-      mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
-      r->cur = *q;
-      *q = NULL;
-      if (!r->cur)
-        return 1;
-      r->phase = 2;
-    }
-    return wait_cur(x, r);
-  case OP_EXEC:
-  case OP_SLEEP:
-    if (r->phase++ == 0)
-      return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
-    return 1;
-  case OP_WAIT_STORE:
-    return do_wait_store(x, r, o);
-  case OP_TEST_STORE:
-    return do_test_store(x, r, o);
-  case OP_WAITALL_STORE:
-  case OP_WAITALL_END:
-    if (r->phase == 0 && r->nwl == 0)
-      store_drain(x, r, o->kind == OP_WAITALL_END);
-    if (wait_all(x, r, r->wl, &r->nwl)) {
-      r->nwl = 0;
+/* The less frequent rops, out of step: step stays a bare dispatcher whose calls are tail
+ * calls, so the hot send/recv rops pay no large frame of inlined cold paths. */
+#define COLD __attribute__((noinline))
+
+/* Program waitall/waiteach over the slots posted since wait_from. */
+COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
+  mpi_req **v = r->slots + r->wait_from;
+  size_t n = r->nslots - r->wait_from;
+  int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
+  if (done)
+    r->nslots = r->wait_from = 0;
+  else /* wait_all dropped the finished requests */
+    r->nslots = r->wait_from + n;
+  return done;
+}
+
+COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
+    r->cur = *q;
+    *q = NULL;
+    if (!r->cur)
       return 1;
-    }
-    return 0;
-  case OP_PROBE:
-    return do_probe(x, r, o);
-  case OP_IPROBE:
-    return do_iprobe(x, r, o);
+    r->phase = 2;
+  }
+  return wait_cur(x, r);
+}
+
+COLD static int do_exec_sleep(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase++ == 0)
+    return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
+  return 1;
+}
+
+COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0 && r->nwl == 0)
+    store_drain(x, r, o->kind == OP_WAITALL_END);
+  if (wait_all(x, r, r->wl, &r->nwl)) {
+    r->nwl = 0;
+    return 1;
+  }
+  return 0;
+}
+
+COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
+  switch (o->kind) {
   case OP_NBC_BEGIN:
     r->nbc = mpi_group_new(x->w, r->id, r->act.line);
     return 1;
@@ -661,7 +658,6 @@ static int step(replay_ctx *x, rank *r, rop *o) {
     store_add(r, r->id, r->id, -(++r->nbc_count), 0, r->nbc);
     r->nbc = NULL;
     return 1;
-
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
     r->init_time = eng_now(x->e);
@@ -670,10 +666,40 @@ static int step(replay_ctx *x, rank *r, rop *o) {
   return 1;
 }
 
+static int step(replay_ctx *x, rank *r, rop *o) {
+  switch (o->kind) {
+  case OP_SEND:
+    return do_send(x, r, o);
+  case OP_RECV:
+    return do_recv(x, r, o);
+  case OP_WAITALL:
+  case OP_WAITEACH:
+    return do_wait_slots(x, r, o);
+  case OP_WAIT_SLOT:
+    return do_wait_slot(x, r, o);
+  case OP_EXEC:
+  case OP_SLEEP:
+    return do_exec_sleep(x, r, o);
+  case OP_WAIT_STORE:
+    return do_wait_store(x, r, o);
+  case OP_TEST_STORE:
+    return do_test_store(x, r, o);
+  case OP_WAITALL_STORE:
+  case OP_WAITALL_END:
+    return do_waitall_store(x, r, o);
+  case OP_PROBE:
+    return do_probe(x, r, o);
+  case OP_IPROBE:
+    return do_iprobe(x, r, o);
+  default:
+    return do_other(x, r, o);
+  }
+}
+
 /* recv with a negative size: SimGrid's MPI_Probe, a loop of MPI_Iprobe each executing
  * nsleeps x smpi/iprobe x speed x usage flops at that bounded rate; then the receive
  * with the size of the message found. Phases: 0 probe, 1 probed, 2+ receive. */
-static int do_probe(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
   if (r->phase >= 2) {
     rop rv = *o;
     rv.kind = OP_RECV;
@@ -708,7 +734,7 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
 }
 
 /* One MPI_Iprobe (tir's iprobe line): its polling cost, then a look at the mailbox. */
-static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
     double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
