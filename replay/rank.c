@@ -331,15 +331,26 @@ static void expand(replay_ctx *x, rank *r) {
 
 /* ====== request store (trace-level isend/irecv requests) ====== */
 
-static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
+/* The key's bit in r->store_bloom: a filter of the keys in the store (a bit may stay set
+ * after its key left; it is cleared when the store empties), so that adding a new key,
+ * the usual case (isend/irecv with distinct peers, then waitall), skips the scan. */
+static inline uint64_t store_bit(int src, int dst, int tag, int comm) {
+  uint32_t h = (uint32_t)src ^ (uint32_t)dst << 8 ^ (uint32_t)tag << 16 ^ (uint32_t)comm << 24;
+  return 1ull << ((h * 0x9E3779B1u) >> 26);
+}
+
+__attribute__((always_inline)) static inline store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
   const store_key k = {src, dst, tag, comm};
-  for (size_t i = 0; i < r->nstore; i++) {
-    const store_key *o = &r->store[i].k;
-    if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
-      return &r->store[i];
-  }
+  const uint64_t bit = store_bit(src, dst, tag, comm);
+  if (r->store_bloom & bit)
+    for (size_t i = 0; i < r->nstore; i++) {
+      const store_key *o = &r->store[i].k;
+      if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
+        return &r->store[i];
+    }
   if (!create)
     return NULL;
+  r->store_bloom |= bit;
   if (r->nstore == r->store_cap) {
     size_t old = r->store_cap;
     x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
@@ -371,6 +382,8 @@ static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *fou
     store_list gone = *l; /* buffer moves past nstore, for the next key) */
     *l = r->store[--r->nstore];
     r->store[r->nstore] = gone;
+    if (r->nstore == 0)
+      r->store_bloom = 0;
   }
   return q;
 }
@@ -395,6 +408,7 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
     l->n = 0; /* its buffer stays, for the next key */
   }
   r->nstore = 0;
+  r->store_bloom = 0;
 }
 
 /* ====== blocking helpers ====== */
