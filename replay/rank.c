@@ -41,22 +41,19 @@ enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
 
 /* ====== program building ====== */
 
-static rop *push(rank *r, int kind) {
-  if (r->nops == r->ops_cap) /* the call only when full: push runs once per rop */
+/* Inlined: push runs once per rop, and the call only happens when the array is full. */
+__attribute__((always_inline)) static inline rop *push(rank *r, int kind) {
+  if (r->nops == r->ops_cap)
     x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
   rop *o = &r->ops[r->nops++];
-  memset(o, 0, sizeof *o);
-  o->kind = (uint8_t)kind;
+  *o = (rop){.kind = (uint8_t)kind};
   return o;
 }
 
-static rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
+__attribute__((always_inline)) static inline rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
   rop *o = push(r, kind);
-  o->flags = (uint8_t)flags;
-  o->peer = peer;
-  o->tag = tag;
-  o->bytes = bytes;
-  o->comm = r->push_comm;
+  *o = (rop){.kind = (uint8_t)kind, .flags = (uint8_t)flags, .peer = peer, .tag = tag, .comm = r->push_comm,
+             .bytes = bytes};
   return o;
 }
 
