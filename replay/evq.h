@@ -49,6 +49,7 @@ typedef struct evq {
   size_t nruns, heap_cap;
   size_t n;                  /* items in the queue */
   evq_run *spare;            /* empty runs (their arrays kept), for reuse */
+  size_t nbig;               /* spare runs keeping an array of more than KEEP_SLOTS (evq.c) */
   evq_run **all;             /* every run allocated, freed by evq_free */
   size_t nall, all_cap;
   evq_run *cache[EVQ_CACHE]; /* by a hash of the date: the last run started at it */

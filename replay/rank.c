@@ -42,16 +42,20 @@ enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
 /* ====== program building ====== */
 
 /* Inlined: push runs once per rop, and the call only happens when the array is full. */
-__attribute__((always_inline)) static inline rop *push(rank *r, int kind) {
+__attribute__((always_inline)) static inline rop *new_rop(rank *r) {
   if (r->nops == r->ops_cap)
     x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
-  rop *o = &r->ops[r->nops++];
+  return &r->ops[r->nops++];
+}
+
+__attribute__((always_inline)) static inline rop *push(rank *r, int kind) {
+  rop *o = new_rop(r);
   *o = (rop){.kind = (uint8_t)kind};
   return o;
 }
 
 __attribute__((always_inline)) static inline rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
-  rop *o = push(r, kind);
+  rop *o = new_rop(r);
   *o = (rop){.kind = (uint8_t)kind, .flags = (uint8_t)flags, .peer = peer, .tag = tag, .comm = r->push_comm,
              .bytes = bytes};
   return o;
