@@ -675,7 +675,7 @@ COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
     return 1;
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
-    r->init_time = eng_now(x->e);
+    r->init_time = *x->now;
     return 1;
   }
   return 1;
@@ -771,9 +771,8 @@ __attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
 /* ====== the loop ====== */
 
 static void log_action(replay_ctx *x, rank *r) {
-  double now = eng_now(x->e), d = now - r->act_start;
-  if (x->o->nobs)
-    replay_note_action(x, r, 0);
+  double now = *x->now, d = now - r->act_start;
+  replay_note_action(x, r, 0);
   if (r->logged && x->o->log)
     fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
   r->stats->actions++;
@@ -796,7 +795,7 @@ static int next_action(replay_ctx *x, rank *r) {
     replay_fail(x, "%s", err);
     return -1;
   }
-  r->act_start = eng_now(x->e);
+  r->act_start = *x->now;
   if (got == 0) {
     r->ended = 1;
     r->in_action = 0;
