@@ -364,7 +364,7 @@ __attribute__((always_inline)) static inline store_list *store_find(rank *r, int
   return l;
 }
 
-static void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
+__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
   store_list *l = store_find(r, src, dst, tag, comm, 1);
   if (l->n == l->cap)
     x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
@@ -524,7 +524,7 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
 /* Where a just-posted request q goes: the trace's request store (isend/irecv actions),
  * the open non-blocking collective, or the program's slots (returns 1: the operation is
  * done); or, for a blocking send/recv, r->cur, to be waited in phase 2 (returns 0). */
-static int keep(rank *r, const rop *o, mpi_req *q) {
+__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi_req *q) {
   if (o->flags & ROP_STORE) {
     store_add(r, q->src, q->dst, q->tag, q->comm, q);
     return 1;
