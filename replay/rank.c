@@ -478,7 +478,7 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * the next waitany would find the same unfinished ones before it. The finished ones are
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
-static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
