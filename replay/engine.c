@@ -129,7 +129,7 @@ static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
 
 /* Puts a in q at date. Ties: creation order; with sg_ties, the order of the last update,
  * as SimGrid's stable action heap (every update takes a new stability count). */
-static void heap_update(eng *e, evq *q, eng_act *a, double date) {
+__attribute__((always_inline)) static inline void heap_update(eng *e, evq *q, eng_act *a, double date) {
   if (e->sg_ties)
     a->seq = e->seq++ | (a->kind == K_FLOW ? SG_NET_TIE : 0);
   else if (evq_queued(&a->pos) && a->date == date)

@@ -14,18 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEEP_SLOTS 32 /* an empty run keeps a larger array only if the queue is as big */
-
-/* An unsigned integer ordered as the (non-NaN) double d: the bits of a positive double
- * grow with it, negatives are reversed below them; -0 counts as +0 (d + 0.0). */
-static uint64_t date_key(double d) {
-  uint64_t b;
-  d += 0.0;
-  memcpy(&b, &d, sizeof b);
-  return b >> 63 ? ~b : b | (uint64_t)1 << 63;
-}
-
-static size_t cache_slot(uint64_t key) { return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 58) & (EVQ_CACHE - 1); }
+#define KEEP_SLOTS 32 /* an empty run keeps an array of up to this many slots, */
+#define KEEP_BIG 4 /* and up to KEEP_BIG spare runs keep one of up to KEEP_BIG_SLOTS (a */
+#define KEEP_BIG_SLOTS 4096 /* burst of same-date items recurs: no regrowing it each time) */
 
 void evq_init(evq *q) { memset(q, 0, sizeof *q); }
 
@@ -97,9 +88,11 @@ static void heap_del(evq *q, evq_run *r) {
 
 static evq_run *run_new(evq *q, uint64_t key, double date, uint64_t tie) {
   evq_run *r = q->spare;
-  if (r)
+  if (r) {
     q->spare = r->next;
-  else {
+    if (r->cap > KEEP_SLOTS)
+      q->nbig--;
+  } else {
     r = x_calloc(1, sizeof *r);
     x_grow(&q->all, &q->all_cap, q->nall + 1, sizeof *q->all);
     q->all[q->nall++] = r;
@@ -113,10 +106,14 @@ static evq_run *run_new(evq *q, uint64_t key, double date, uint64_t tie) {
 }
 
 static void run_recycle(evq *q, evq_run *r) {
-  if (r->cap > KEEP_SLOTS) { /* a burst's array: not kept (memory) */
-    free(r->v);
-    r->v = NULL;
-    r->cap = 0;
+  if (r->cap > KEEP_SLOTS) {
+    if (r->cap <= KEEP_BIG_SLOTS && q->nbig < KEEP_BIG)
+      q->nbig++;
+    else { /* a large burst's array, or enough kept: not kept (memory) */
+      free(r->v);
+      r->v = NULL;
+      r->cap = 0;
+    }
   }
   r->next = q->spare;
   q->spare = r;
@@ -136,9 +133,9 @@ static inline void run_append(evq *q, evq_run *r, evq_pos *p, uint64_t tie, void
 
 /* ====== the queue ====== */
 
-void evq_push(evq *q, evq_pos *p, double date, uint64_t tie, void *item) {
-  uint64_t key = date_key(date);
-  evq_run **c = &q->cache[cache_slot(key)], *r = *c;
+void evq_push_slow(evq *q, evq_pos *p, double date, uint64_t tie, void *item) {
+  uint64_t key = evq_date_key(date);
+  evq_run **c = &q->cache[evq_cache_slot(key)], *r = *c;
   if (r && r->heap_idx != SIZE_MAX && r->key == key && r->v[r->n - 1].tie < tie) {
     run_append(q, r, p, tie, item); /* after its last slot: the run's key is unchanged */
     return;

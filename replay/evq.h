@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct evq_run evq_run;
 
@@ -49,6 +50,7 @@ typedef struct evq {
   size_t nruns, heap_cap;
   size_t n;                  /* items in the queue */
   evq_run *spare;            /* empty runs (their arrays kept), for reuse */
+  size_t nbig;               /* spare runs keeping an array of more than KEEP_SLOTS (evq.c) */
   evq_run **all;             /* every run allocated, freed by evq_free */
   size_t nall, all_cap;
   evq_run *cache[EVQ_CACHE]; /* by a hash of the date: the last run started at it */
@@ -58,7 +60,8 @@ void evq_init(evq *q);
 void evq_free(evq *q);
 
 /* Adds item (not in the queue) at (date, tie); p is its handle. */
-void evq_push(evq *q, evq_pos *p, double date, uint64_t tie, void *item);
+static inline void evq_push(evq *q, evq_pos *p, double date, uint64_t tie, void *item);
+void evq_push_slow(evq *q, evq_pos *p, double date, uint64_t tie, void *item); /* evq.c */
 /* Removes the item whose handle is p (nothing if it is in no queue). */
 void evq_remove(evq *q, evq_pos *p);
 /* The first item and its date; NULL when the queue is empty. */
@@ -71,5 +74,35 @@ static inline void *evq_top(const evq *q, double *date) {
 }
 
 static inline int evq_queued(const evq_pos *p) { return p->run != NULL; }
+
+/* ---- private: the inline fast path of evq_push ---- */
+/* An unsigned integer ordered as the (non-NaN) double d: the bits of a positive double
+ * grow with it, negatives are reversed below them; -0 counts as +0 (d + 0.0). */
+static inline uint64_t evq_date_key(double d) {
+  uint64_t b;
+  d += 0.0;
+  memcpy(&b, &d, sizeof b);
+  return b >> 63 ? ~b : b | (uint64_t)1 << 63;
+}
+
+static inline size_t evq_cache_slot(uint64_t key) {
+  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 58) & (EVQ_CACHE - 1);
+}
+
+/* Appending to the cached run of the same date, after its last slot, with room left, is
+ * done here (the common case of same-date bursts); anything else by evq_push_slow. */
+static inline void evq_push(evq *q, evq_pos *p, double date, uint64_t tie, void *item) {
+  uint64_t key = evq_date_key(date);
+  evq_run *r = q->cache[evq_cache_slot(key)];
+  if (r && r->heap_idx != SIZE_MAX && r->key == key && r->v[r->n - 1].tie < tie && r->n < r->cap) {
+    r->v[r->n] = (evq_slot){tie, item};
+    p->run = r;
+    p->idx = r->n++;
+    r->live++;
+    q->n++;
+    return;
+  }
+  evq_push_slow(q, p, date, tie, item);
+}
 
 #endif

@@ -57,6 +57,7 @@ struct mpi_world {
 };
 
 static void rehash(mpi_world *w);
+static inline void release(mpi_world *w, mpi_req *r);
 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
                    mpi_error_fn error, void *ctx) {
@@ -142,7 +143,7 @@ static void rehash(mpi_world *w) {
 }
 
 /* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
-static mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
+__attribute__((always_inline)) static inline mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
   uint64_t key = box_key(dst, src, tag, comm);
   for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
@@ -189,8 +190,8 @@ static void transfer_done(void *ctx, eng_act *a) {
     w->wake(w->ctx, s->src);
   }
   s->next = NULL;
-  mpi_req_release(w, r);
-  mpi_req_release(w, s);
+  release(w, r);
+  release(w, s);
 }
 
 static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
@@ -243,7 +244,7 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_
   if (b->head && b->head->recv) {
     mpi_req *r = dequeue(b);
     start_transfer(w, s, r);
-    mpi_req_release(w, r); /* the mailbox's reference */
+    release(w, r); /* the mailbox's reference */
   } else {
     s->refs++; /* the mailbox's reference */
     enqueue(b, s);
@@ -258,7 +259,7 @@ mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_
   if (b->head && !b->head->recv) {
     mpi_req *s = dequeue(b);
     start_transfer(w, s, r);
-    mpi_req_release(w, s); /* the mailbox's reference */
+    release(w, s); /* the mailbox's reference */
   } else {
     r->refs++;
     enqueue(b, r);
@@ -296,6 +297,19 @@ void mpi_req_free(mpi_world *w, mpi_req *r) {
     free(r->children);
   r->next = w->spare;
   w->spare = r;
+}
+
+/* mpi_req_release inside this file: a message's requests (no children) go back to the
+ * spare list without a call. */
+static inline void release(mpi_world *w, mpi_req *r) {
+  if (r && --r->refs <= 0) {
+    if (r->children)
+      mpi_req_free(w, r);
+    else {
+      r->next = w->spare;
+      w->spare = r;
+    }
+  }
 }
 
 /* cfg_affine(t, bytes), remembered for the last size asked (a pure function of it). */

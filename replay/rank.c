@@ -41,22 +41,23 @@ enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
 
 /* ====== program building ====== */
 
-static rop *push(rank *r, int kind) {
-  if (r->nops == r->ops_cap) /* the call only when full: push runs once per rop */
+/* Inlined: push runs once per rop, and the call only happens when the array is full. */
+__attribute__((always_inline)) static inline rop *new_rop(rank *r) {
+  if (r->nops == r->ops_cap)
     x_grow(&r->ops, &r->ops_cap, r->nops + 1, sizeof *r->ops);
-  rop *o = &r->ops[r->nops++];
-  memset(o, 0, sizeof *o);
-  o->kind = (uint8_t)kind;
+  return &r->ops[r->nops++];
+}
+
+__attribute__((always_inline)) static inline rop *push(rank *r, int kind) {
+  rop *o = new_rop(r);
+  *o = (rop){.kind = (uint8_t)kind};
   return o;
 }
 
-static rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
-  rop *o = push(r, kind);
-  o->flags = (uint8_t)flags;
-  o->peer = peer;
-  o->tag = tag;
-  o->bytes = bytes;
-  o->comm = r->push_comm;
+__attribute__((always_inline)) static inline rop *push_p2p(rank *r, int kind, int flags, int peer, int tag, int64_t bytes) {
+  rop *o = new_rop(r);
+  *o = (rop){.kind = (uint8_t)kind, .flags = (uint8_t)flags, .peer = peer, .tag = tag, .comm = r->push_comm,
+             .bytes = bytes};
   return o;
 }
 
@@ -331,15 +332,26 @@ static void expand(replay_ctx *x, rank *r) {
 
 /* ====== request store (trace-level isend/irecv requests) ====== */
 
-static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
+/* The key's bit in r->store_bloom: a filter of the keys in the store (a bit may stay set
+ * after its key left; it is cleared when the store empties), so that adding a new key,
+ * the usual case (isend/irecv with distinct peers, then waitall), skips the scan. */
+static inline uint64_t store_bit(int src, int dst, int tag, int comm) {
+  uint32_t h = (uint32_t)src ^ (uint32_t)dst << 8 ^ (uint32_t)tag << 16 ^ (uint32_t)comm << 24;
+  return 1ull << ((h * 0x9E3779B1u) >> 26);
+}
+
+__attribute__((always_inline)) static inline store_list *store_find(rank *r, int src, int dst, int tag, int comm, int create) {
   const store_key k = {src, dst, tag, comm};
-  for (size_t i = 0; i < r->nstore; i++) {
-    const store_key *o = &r->store[i].k;
-    if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
-      return &r->store[i];
-  }
+  const uint64_t bit = store_bit(src, dst, tag, comm);
+  if (r->store_bloom & bit)
+    for (size_t i = 0; i < r->nstore; i++) {
+      const store_key *o = &r->store[i].k;
+      if (o->src == src && o->dst == dst && o->tag == tag && o->comm == comm)
+        return &r->store[i];
+    }
   if (!create)
     return NULL;
+  r->store_bloom |= bit;
   if (r->nstore == r->store_cap) {
     size_t old = r->store_cap;
     x_grow(&r->store, &r->store_cap, r->nstore + 1, sizeof *r->store);
@@ -352,7 +364,7 @@ static store_list *store_find(rank *r, int src, int dst, int tag, int comm, int 
   return l;
 }
 
-static void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
+__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
   store_list *l = store_find(r, src, dst, tag, comm, 1);
   if (l->n == l->cap)
     x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
@@ -371,6 +383,8 @@ static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *fou
     store_list gone = *l; /* buffer moves past nstore, for the next key) */
     *l = r->store[--r->nstore];
     r->store[r->nstore] = gone;
+    if (r->nstore == 0)
+      r->store_bloom = 0;
   }
   return q;
 }
@@ -395,6 +409,7 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
     l->n = 0; /* its buffer stays, for the next key */
   }
   r->nstore = 0;
+  r->store_bloom = 0;
 }
 
 /* ====== blocking helpers ====== */
@@ -463,7 +478,7 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * the next waitany would find the same unfinished ones before it. The finished ones are
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
-static int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -509,7 +524,7 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
 /* Where a just-posted request q goes: the trace's request store (isend/irecv actions),
  * the open non-blocking collective, or the program's slots (returns 1: the operation is
  * done); or, for a blocking send/recv, r->cur, to be waited in phase 2 (returns 0). */
-static int keep(rank *r, const rop *o, mpi_req *q) {
+__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi_req *q) {
   if (o->flags & ROP_STORE) {
     store_add(r, q->src, q->dst, q->tag, q->comm, q);
     return 1;
@@ -529,7 +544,7 @@ static int keep(rank *r, const rop *o, mpi_req *q) {
   return 0;
 }
 
-static int do_send(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
@@ -545,7 +560,7 @@ static int do_send(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_recv(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
@@ -554,7 +569,7 @@ static int do_recv(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     if (r->nstore == 0) {
       replay_fail(x, "%s:%ld: action wait not preceded by any irecv or isend: '%s'", r->act.file,
@@ -570,7 +585,7 @@ static int do_wait_store(replay_ctx *x, rank *r, rop *o) {
   return wait_cur(x, r);
 }
 
-static int do_test_store(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     int found;
     r->cur = store_pop(r, o->peer, o->peer2, o->tag, o->comm, &found);
@@ -605,55 +620,52 @@ static int do_probe(replay_ctx *x, rank *r, rop *o);
 static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 
-static int step(replay_ctx *x, rank *r, rop *o) {
-  switch (o->kind) {
-  case OP_SEND:
-    return do_send(x, r, o);
-  case OP_RECV:
-    return do_recv(x, r, o);
-  case OP_WAITALL:
-  case OP_WAITEACH: {
-    mpi_req **v = r->slots + r->wait_from;
-    size_t n = r->nslots - r->wait_from;
-    int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
-    if (done)
-      r->nslots = r->wait_from = 0;
-    else /* wait_all dropped the finished requests */
-      r->nslots = r->wait_from + n;
-    return done;
-  }
-  case OP_WAIT_SLOT:
-    if (r->phase == 0) {
-      mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
-      r->cur = *q;
-      *q = NULL;
-      if (!r->cur)
-        return 1;
-      r->phase = 2;
-    }
-    return wait_cur(x, r);
-  case OP_EXEC:
-  case OP_SLEEP:
-    if (r->phase++ == 0)
-      return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
-    return 1;
-  case OP_WAIT_STORE:
-    return do_wait_store(x, r, o);
-  case OP_TEST_STORE:
-    return do_test_store(x, r, o);
-  case OP_WAITALL_STORE:
-  case OP_WAITALL_END:
-    if (r->phase == 0 && r->nwl == 0)
-      store_drain(x, r, o->kind == OP_WAITALL_END);
-    if (wait_all(x, r, r->wl, &r->nwl)) {
-      r->nwl = 0;
+/* The less frequent rops, out of step: step stays a bare dispatcher whose calls are tail
+ * calls, so the hot send/recv rops pay no large frame of inlined cold paths. */
+#define COLD __attribute__((noinline))
+
+/* Program waitall/waiteach over the slots posted since wait_from. */
+COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
+  mpi_req **v = r->slots + r->wait_from;
+  size_t n = r->nslots - r->wait_from;
+  int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
+  if (done)
+    r->nslots = r->wait_from = 0;
+  else /* wait_all dropped the finished requests */
+    r->nslots = r->wait_from + n;
+  return done;
+}
+
+COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0) {
+    mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
+    r->cur = *q;
+    *q = NULL;
+    if (!r->cur)
       return 1;
-    }
-    return 0;
-  case OP_PROBE:
-    return do_probe(x, r, o);
-  case OP_IPROBE:
-    return do_iprobe(x, r, o);
+    r->phase = 2;
+  }
+  return wait_cur(x, r);
+}
+
+COLD static int do_exec_sleep(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase++ == 0)
+    return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
+  return 1;
+}
+
+COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0 && r->nwl == 0)
+    store_drain(x, r, o->kind == OP_WAITALL_END);
+  if (wait_all(x, r, r->wl, &r->nwl)) {
+    r->nwl = 0;
+    return 1;
+  }
+  return 0;
+}
+
+COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
+  switch (o->kind) {
   case OP_NBC_BEGIN:
     r->nbc = mpi_group_new(x->w, r->id, r->act.line);
     return 1;
@@ -661,19 +673,48 @@ static int step(replay_ctx *x, rank *r, rop *o) {
     store_add(r, r->id, r->id, -(++r->nbc_count), 0, r->nbc);
     r->nbc = NULL;
     return 1;
-
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
-    r->init_time = eng_now(x->e);
+    r->init_time = *x->now;
     return 1;
   }
   return 1;
 }
 
+static int step(replay_ctx *x, rank *r, rop *o) {
+  switch (o->kind) {
+  case OP_SEND:
+    return do_send(x, r, o);
+  case OP_RECV:
+    return do_recv(x, r, o);
+  case OP_WAITALL:
+  case OP_WAITEACH:
+    return do_wait_slots(x, r, o);
+  case OP_WAIT_SLOT:
+    return do_wait_slot(x, r, o);
+  case OP_EXEC:
+  case OP_SLEEP:
+    return do_exec_sleep(x, r, o);
+  case OP_WAIT_STORE:
+    return do_wait_store(x, r, o);
+  case OP_TEST_STORE:
+    return do_test_store(x, r, o);
+  case OP_WAITALL_STORE:
+  case OP_WAITALL_END:
+    return do_waitall_store(x, r, o);
+  case OP_PROBE:
+    return do_probe(x, r, o);
+  case OP_IPROBE:
+    return do_iprobe(x, r, o);
+  default:
+    return do_other(x, r, o);
+  }
+}
+
 /* recv with a negative size: SimGrid's MPI_Probe, a loop of MPI_Iprobe each executing
  * nsleeps x smpi/iprobe x speed x usage flops at that bounded rate; then the receive
  * with the size of the message found. Phases: 0 probe, 1 probed, 2+ receive. */
-static int do_probe(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
   if (r->phase >= 2) {
     rop rv = *o;
     rv.kind = OP_RECV;
@@ -708,7 +749,7 @@ static int do_probe(replay_ctx *x, rank *r, rop *o) {
 }
 
 /* One MPI_Iprobe (tir's iprobe line): its polling cost, then a look at the mailbox. */
-static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
+__attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
     double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
@@ -730,9 +771,8 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
 /* ====== the loop ====== */
 
 static void log_action(replay_ctx *x, rank *r) {
-  double now = eng_now(x->e), d = now - r->act_start;
-  if (x->o->nobs)
-    replay_note_action(x, r, 0);
+  double now = *x->now, d = now - r->act_start;
+  replay_note_action(x, r, 0);
   if (r->logged && x->o->log)
     fprintf(x->o->log, "[%f] %s %f\n", now, r->act.text, d);
   r->stats->actions++;
@@ -755,7 +795,7 @@ static int next_action(replay_ctx *x, rank *r) {
     replay_fail(x, "%s", err);
     return -1;
   }
-  r->act_start = eng_now(x->e);
+  r->act_start = *x->now;
   if (got == 0) {
     r->ended = 1;
     r->in_action = 0;

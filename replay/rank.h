@@ -69,6 +69,7 @@ typedef struct rank {
   size_t nwl, wl_cap;
   store_list *store;    /* trace-level request store: key (src, dst, tag) -> FIFO */
   size_t nstore, store_cap;
+  uint64_t store_bloom;  /* filter of the store's keys (rank.c store_bit) */
   double init_time;     /* time of its init action (simulated timer origin) */
   coll_prog prog;       /* scratch for collective programs */
   coll_memo memo;       /* the collective whose program prog holds (see expand_coll) */

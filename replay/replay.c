@@ -35,7 +35,7 @@ static void wake(void *ctx, int id) {
   }
 }
 
-void replay_note_activity(replay_ctx *x, int id, obs_activity act) {
+void replay_note_activity_obs(replay_ctx *x, int id, obs_activity act) {
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].activity)
       x->o->obs[i].activity(x->o->obs[i].ctx, id, act, eng_now(x->e));
@@ -47,7 +47,7 @@ void replay_note_region(replay_ctx *x, int id, const char *name) {
       x->o->obs[i].region(x->o->obs[i].ctx, id, name, eng_now(x->e));
 }
 
-void replay_note_action(replay_ctx *x, rank *r, int begin) {
+void replay_note_action_obs(replay_ctx *x, rank *r, int begin) {
   for (int i = 0; i < x->o->nobs; i++) {
     const replay_observer *o = &x->o->obs[i];
     if (begin && o->action_begin)
@@ -200,6 +200,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
     }
   }
   x->e = eng_new(o->plat, &o->cfg, o->model, pstates);
+  x->now = eng_clock(x->e);
   free(pstates);
   x->w = mpi_new(x->e, &o->cfg, x->np, x->host_of, wake, mpi_error, x);
   for (int i = 0; i < o->nobs; i++)

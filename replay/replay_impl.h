@@ -8,6 +8,7 @@
 struct replay_ctx {
   const replay_opts *o;
   eng *e;
+  const double *now;   /* the engine's clock (eng_clock): read inline, once per action */
   mpi_world *w;
   trace_set *t;
   rank *ranks;
@@ -31,10 +32,19 @@ struct replay_ctx {
 };
 
 void replay_enqueue(replay_ctx *x, int rank);
-/* Tell the observers (no-ops without observers). */
-void replay_note_activity(replay_ctx *x, int rank, obs_activity act);
+/* Tell the observers (no-ops without observers: the inline test saves the call on every
+ * action and activity change of an unobserved replay). */
+void replay_note_activity_obs(replay_ctx *x, int rank, obs_activity act);
 void replay_note_region(replay_ctx *x, int rank, const char *name);
-void replay_note_action(replay_ctx *x, rank *r, int begin);
+void replay_note_action_obs(replay_ctx *x, rank *r, int begin);
+static inline void replay_note_activity(replay_ctx *x, int rank, obs_activity act) {
+  if (x->o->nobs)
+    replay_note_activity_obs(x, rank, act);
+}
+static inline void replay_note_action(replay_ctx *x, rank *r, int begin) {
+  if (x->o->nobs)
+    replay_note_action_obs(x, r, begin);
+}
 /* Stops the replay with a bad-input error (exit 3) / a replay error (exit 1). */
 void replay_fail(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void replay_fail_run(replay_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
