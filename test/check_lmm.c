@@ -440,6 +440,19 @@ static lmm_var *fp_add(lmm_system *s, lmm_cnst **c, const fp_var *d, int *owner)
 
 /* The values of vars[i] (alive[i] != 0) equal, bit for bit, those of a from-scratch
  * solve in SimGrid's mode (which leaves nothing out) of the same variables. */
+/* A system in exact incremental mode with nc constraints (bounds[i] < 0: a FATPIPE one of
+ * bound -bounds[i]) in c, and the first nv variables of d in v, owned by id. */
+static lmm_system *fp_system(const double *bounds, int nc, lmm_cnst **c, const fp_var *d, int nv,
+                             lmm_var **v, int *id) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  for (int i = 0; i < nc; i++)
+    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
+  for (int i = 0; i < nv; i++)
+    v[i] = fp_add(s, c, &d[i], &id[i]);
+  return s;
+}
+
 static void fp_check_fresh(lmm_var **vars, const fp_var *d, const int *alive, int n,
                            const double *bounds, int nc) {
   lmm_system *f = lmm_new(PREC);
@@ -470,14 +483,9 @@ START_TEST(fatpipe_inert) {
   static const fp_var d[3] = {{1, {1, 0, 0}, {1, 1, 0}}, {2, {1, 0, 0}, {1, 1, 0}},
                               {1, {2, 0, 0}, {1, 1, 0}}};
   int id[3] = {0, 1, 2}, alive[3] = {1, 1, 1}, got[8];
-  lmm_system *s = lmm_new(PREC);
-  lmm_set_exact_incremental(s, 1);
   lmm_cnst *c[3];
   lmm_var *v[3];
-  for (int i = 0; i < 3; i++)
-    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
-  for (int i = 0; i < 3; i++)
-    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_system *s = fp_system(bounds, 3, c, d, 3, v, id);
   lmm_solve(s);
   ck_assert_int_eq(drain(s, got, 8), 3);
   ck_val(v[0], 20.0 / 3);
@@ -508,14 +516,9 @@ START_TEST(fatpipe_back_in) {
   static const fp_var d[4] = {{1, {1, 0, 0}, {1, 1, 0}}, {2, {1, 0, 0}, {1, 1, 0}},
                               {1, {2, 0, 0}, {1, 1, 0}}, {0.1, {0, 0, 0}, {1, 0, 0}}};
   int id[4] = {0, 1, 2, 3}, alive[4] = {1, 1, 1, 1}, got[8];
-  lmm_system *s = lmm_new(PREC);
-  lmm_set_exact_incremental(s, 1);
   lmm_cnst *c[3];
   lmm_var *v[4];
-  for (int i = 0; i < 3; i++)
-    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
-  for (int i = 0; i < 3; i++)
-    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_system *s = fp_system(bounds, 3, c, d, 3, v, id);
   lmm_solve(s);
   drain(s, got, 8);
   v[3] = fp_add(s, c, &d[3], &id[3]);
@@ -548,14 +551,9 @@ START_TEST(fatpipe_pinned) {
   static const double bounds[3] = {1, 0.5, -2};
   static const fp_var d[2] = {{1, {1, 0, 0}, {1, 1, 0}}, {1e6, {0, 2, 0}, {1, 1, 0}}};
   int id[2] = {0, 1}, alive[2] = {1, 1};
-  lmm_system *s = lmm_new(PREC);
-  lmm_set_exact_incremental(s, 1);
   lmm_cnst *c[3];
   lmm_var *v[2];
-  for (int i = 0; i < 3; i++)
-    c[i] = lmm_cnst_new(s, fabs(bounds[i]), bounds[i] < 0);
-  for (int i = 0; i < 2; i++)
-    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_system *s = fp_system(bounds, 3, c, d, 2, v, id);
   lmm_solve(s);
   ck_val(v[0], 0.5);
   ck_val(v[1], 2);
@@ -582,14 +580,9 @@ START_TEST(shared_slack) {
                               {1, {2, 0, 0}, {1, 1, 0}}, {1, {0, 0, 0}, {1, 0, 0}}};
   fp_var d1[4];
   int id[4] = {0, 1, 2, 3}, alive[4] = {1, 1, 1, 0}, got[8];
-  lmm_system *s = lmm_new(PREC);
-  lmm_set_exact_incremental(s, 1);
   lmm_cnst *c[3];
   lmm_var *v[4];
-  for (int i = 0; i < 3; i++)
-    c[i] = lmm_cnst_new(s, bounds[i], 0);
-  for (int i = 0; i < 3; i++)
-    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_system *s = fp_system(bounds, 3, c, d, 3, v, id);
   lmm_solve(s);
   ck_assert_int_eq(drain(s, got, 8), 3);
   ck_val(v[0], 20.0 / 3);
@@ -637,14 +630,9 @@ START_TEST(shared_slack_check) {
   static const fp_var d[3] = {{1, {1, 0, 0}, {1, 1, 0}}, {1, {1, 0, 0}, {1, 0, 0}},
                               {1, {2, 0, 0}, {1, 1, 0}}};
   int id[3] = {0, 1, 2}, alive[3] = {1, 1, 1};
-  lmm_system *s = lmm_new(PREC);
-  lmm_set_exact_incremental(s, 1);
   lmm_cnst *c[3];
   lmm_var *v[3];
-  for (int i = 0; i < 3; i++)
-    c[i] = lmm_cnst_new(s, bounds[i], 0);
-  for (int i = 0; i < 3; i++)
-    v[i] = fp_add(s, c, &d[i], &id[i]);
+  lmm_system *s = fp_system(bounds, 3, c, d, 3, v, id);
   lmm_solve(s);
   ck_val(v[0], 5);
   ck_val(v[2], 20);
