@@ -129,6 +129,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +237,12 @@ struct lmm_cnst {
   double S_run;                  /* SHARED: sum of a_ic t_i over the last run's fixed i */
   uint64_t in_run;               /* system n_solves of the last run it took part in */
   uint64_t chk_solve;            /* system n_solves when last put on the chk list */
+  uint64_t lc;                   /* local: == system lsolve when in the solved set C */
+  uint64_t lseed;                /* local: == system round when on the seed list */
+  uint64_t lsat_solve;           /* local: system n_solves of the run that saturated it */
+  double lsat;                   /* local: the level at which that run saturated it */
+  double load;                   /* local check: sum (FATPIPE: max) of a x, enabled a > 0 */
+  double maxlev;                 /* local check: max of p x over the same elements */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -269,6 +276,12 @@ struct lmm_var {
   double fix_level;     /* highest filling level reached when it was fixed */
   double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
   int has_fp;           /* has an element on a FATPIPE constraint */
+  lmm_cnst *fix_cnst;   /* the saturated constraint that fixed it (NULL: its bound) */
+  double old_value;     /* local: value before the solve that put it in V */
+  uint64_t lv;          /* local: == system lsolve when in the re-solved set V */
+  uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
+  size_t dirty_slot;    /* local: index in the system's dirty array, SIZE_MAX if none */
+  int relist;           /* local: left a group, to be listed by the next solve */
 };
 
 typedef struct light {
@@ -331,6 +344,22 @@ struct lmm_system {
   size_t n_chk, chk_cap;     /* its length and capacity */
   lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
   size_t n_pins, pins_cap;   /* its length and capacity */
+  int local;                 /* lmm_set_local: verified local re-solves (see "Local") */
+  uint64_t lsolve;           /* local: solve stamp of V and C */
+  uint64_t lchk;             /* local: check stamp */
+  lmm_cnst **seeds;          /* local: constraints changed this round */
+  size_t n_seeds, seeds_cap; /* its length and capacity */
+  lmm_var **dirty;           /* local: variables changed this round (enabled, bound, expand) */
+  size_t n_dirty, dirty_cap; /* its length and capacity */
+  lmm_var **lvars;           /* local: V, the variables re-solved */
+  size_t n_lvars, lvars_cap; /* its length and capacity */
+  lmm_cnst **lcnsts;         /* local: C, every constraint of a variable of V */
+  size_t n_lcnsts, lcnsts_cap; /* its length and capacity */
+  lmm_cnst **satc;           /* local: the constraints saturated by the current iteration */
+  size_t satc_cap;           /* its capacity */
+  uint64_t n_local, n_widen, n_full; /* local: solves, widenings, fallbacks to a component */
+  int verify;                /* local: LMM_VERIFY set (debugging) */
+  uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
 };
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
@@ -435,7 +464,7 @@ static void mod_remove(lmm_system *s, lmm_cnst *c) {
 /* Exact mode: c is an inert FATPIPE constraint, left out of marking and solving (see
  * "Inert FATPIPE" in the file comment). */
 static int cnst_out(const lmm_system *s, const lmm_cnst *c) {
-  if (!s->exact)
+  if (!s->exact || s->local)
     return 0;
   return c->fatpipe ? c->n_uncov == 0 && !c->pinned : c->slack;
 }
@@ -486,7 +515,14 @@ static void mark_walk(lmm_system *s, lmm_cnst *c) {
   }
 }
 
+static void seed_add(lmm_system *s, lmm_cnst *c);
+static void dirty_add(lmm_system *s, lmm_var *v);
+
 static inline void mark_cnst(lmm_system *s, lmm_cnst *c) {
+  if (s->local) {
+    seed_add(s, c); /* no walk: the local solve starts from the seeds */
+    return;
+  }
   if (c->in_mod || cnst_out(s, c))
     return;
   mod_push_back(s, c);
@@ -495,9 +531,11 @@ static inline void mark_cnst(lmm_system *s, lmm_cnst *c) {
 
 /* SimGrid marks the first constraint only (see the file comment); exact mode marks
  * each one, which is a no-op for those already marked this round. */
-static void mark_from_var(lmm_system *s, const lmm_var *v) {
+static void mark_from_var(lmm_system *s, lmm_var *v) {
   if (!v->elems || v->penalty <= 0)
     return;
+  if (s->local)
+    dirty_add(s, v);
   mark_cnst(s, v->elems->cnst);
   if (s->exact)
     for (lmm_elem *e = v->elems->var_next; e; e = e->var_next)
@@ -724,8 +762,13 @@ static void grp_dissolve(lmm_system *s) {
     return;
   for (int k = 0; k < s->grp_k; k++)
     for (lmm_elem *e = s->grp_b[k]->en_head; e; e = e->en_next)
-      if (e->var->grp_gen == s->grp_gen)
+      if (e->var->grp_gen == s->grp_gen) {
         e->var->value = s->grp_lv[e->var->gidx] / e->var->penalty;
+        if (s->local) { /* re-solved and listed: the caller follows it through a level */
+          e->var->relist = 1;
+          dirty_add(s, e->var);
+        }
+      }
   s->grp_on = 0;
   s->grp_gen++;
   s->modified = 1;
@@ -837,6 +880,7 @@ static void grp_join(lmm_system *s, lmm_var *v, int k) {
     s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
   v->grp_gen = s->grp_gen;
   v->gidx = k;
+  v->fix_cnst = s->grp_b[k];
   s->grp_n++;
   GROW(s->fast, s->fast_cap, s->n_fast + 1);
   v->fast_slot = s->n_fast;
@@ -907,7 +951,9 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
  * variables, sums their usages per level. */
 static void grp_form(lmm_system *s) {
   /* The group's variables were all fixed by this solve, hence listed: n_out bounds them. */
-  if (s->n_sat_b == 0 || !s->sat_b[0]->in_mod || s->n_out < GRP_MIN)
+  if (s->n_sat_b == 0 || s->n_out < GRP_MIN)
+    return;
+  if (s->local ? s->sat_b[0]->lc != s->lsolve : !s->sat_b[0]->in_mod)
     return;
   s->grp_gen++; /* the new group's stamp; bumped again on failure, which unflags all */
   s->grp_k = s->n_sat_b;
@@ -954,6 +1000,11 @@ lmm_system *lmm_new(double precision) {
 void lmm_free(lmm_system *s) {
   if (!s)
     return;
+  if (getenv("LMM_STATS"))
+    fprintf(stderr, "lmm: %llu local solves, %llu widenings, %llu full, %llu runs; per solve V %.1f C %.1f listed %.1f\n",
+            (unsigned long long)s->n_local, (unsigned long long)s->n_widen, (unsigned long long)s->n_full,
+            (unsigned long long)s->n_solves, (double)s->sum_v / (double)(s->n_local + !s->n_local),
+            (double)s->sum_c / (double)(s->n_local + !s->n_local), (double)s->sum_out / (double)(s->n_local + !s->n_local));
   pool_destroy(&s->cnst_pool);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
@@ -966,12 +1017,24 @@ void lmm_free(lmm_system *s) {
   free(s->pins);
   free(s->chk);
   free(s->tmp);
+  free(s->seeds);
+  free(s->dirty);
+  free(s->lvars);
+  free(s->lcnsts);
+  free(s->satc);
   free(s);
 }
 
 void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0; }
 
 void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
+
+void lmm_set_local(lmm_system *s, int on) {
+  s->local = on != 0;
+  if (s->local)
+    s->exact = 1;
+  s->verify = getenv("LMM_VERIFY") != NULL;
+}
 
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
@@ -1006,6 +1069,7 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   v->listed = s->round - 1;
   v->out_slot = SIZE_MAX;
   v->fast_slot = SIZE_MAX;
+  v->dirty_slot = SIZE_MAX;
   v->sys = s;
   v->all_prev = s->all_tail;
   if (s->all_tail)
@@ -1129,6 +1193,8 @@ void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
   grp_guard(s, v);
   s->modified = 1;
   v->bound = bound;
+  if (s->local && v->penalty > 0)
+    dirty_add(s, v);
   if (s->exact && v->penalty > 0)
     slack_ensure_in(s, v, NULL);
   for (lmm_elem *e = v->elems; e; e = e->var_next)
@@ -1150,6 +1216,8 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
     s->out[v->out_slot] = NULL;
   if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
     s->fast[v->fast_slot] = NULL;
+  if (v->dirty_slot != SIZE_MAX && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
+    s->dirty[v->dirty_slot] = NULL;
 }
 
 void lmm_var_free(lmm_system *s, lmm_var *v) {
@@ -1235,22 +1303,24 @@ static lmm_var *sat_pop(lmm_system *s) {
  * by constraint in saturated-set order, each in active-list order. */
 static void saturated_var_update(lmm_system *s) {
   for (size_t i = 0; i < s->n_sat_cnsts; i++) {
-    const lmm_cnst *c = s->lights[s->sat_cnsts[i]].cnst;
+    lmm_cnst *c = s->lights[s->sat_cnsts[i]].cnst;
     for (lmm_elem *e = c->ac_head; e; e = e->ac_next) {
       assert(e->var->penalty > 0);
-      if (e->weight > 0 && !e->var->in_sat)
+      if (e->weight > 0 && !e->var->in_sat) {
+        e->var->fix_cnst = c;
         sat_push(s, e->var);
+      }
     }
   }
 }
 
 /* Usage of a FATPIPE constraint: the max of a/p over its unfixed enabled elements
  * (a fixed variable has value > 0), with the number of elements reaching it. */
-static void fatpipe_rescan(lmm_cnst *c) {
+static void fatpipe_rescan(const lmm_system *s, lmm_cnst *c) {
   c->usage = 0.0;
   c->top_count = 0;
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
-    if (e->var->value > 0 || e->weight <= 0)
+    if (e->var->value > 0 || e->weight <= 0 || (s->local && e->var->lv != s->lsolve))
       continue;
     double x = e->weight / e->var->penalty;
     if (x > c->usage) {
@@ -1348,7 +1418,7 @@ static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
     return; /* its usage is never read again in this solve */
   }
   if (e->weight > 0 && e->weight / v->penalty == c->usage && --c->top_count == 0)
-    fatpipe_rescan(c);
+    fatpipe_rescan(s, c);
   refresh_light(s, c);
 }
 
@@ -1377,7 +1447,7 @@ static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it
     if (min_bound < 0)
       v->value = min_level / v->penalty;
     else if (double_equals(min_bound, v->bound * v->penalty, s->precision))
-      v->value = v->bound;
+      v->value = v->bound, v->fix_cnst = NULL;
     else
       continue;
     v->fix_round = it >= 0 ? s->n_solves : 0;
@@ -1412,9 +1482,29 @@ static double next_level(lmm_system *s) {
 
 /* Also records, for grp_form, the constraints saturated alone (no bound deciding) by the
  * leading iterations (sat_b), and stamps the variables those iterations fixed. */
+static void fill(lmm_system *s, double min_level);
+
 static void maxmin_solve(lmm_system *s) {
   s->n_solves++;
-  double min_level = init_lights(s);
+  fill(s, init_lights(s));
+}
+
+/* Local mode: the constraints of the current iteration's saturated set are stamped with its
+ * level unless a bound decided (then they did not saturate). */
+static void local_sat_before(lmm_system *s) {
+  GROW(s->satc, s->satc_cap, s->n_sat_cnsts);
+  for (size_t i = 0; i < s->n_sat_cnsts; i++)
+    s->satc[i] = s->lights[s->sat_cnsts[i]].cnst;
+}
+static void local_sat_after(lmm_system *s, size_t n, double level) {
+  for (size_t i = 0; i < n; i++) {
+    s->satc[i]->lsat = level;
+    s->satc[i]->lsat_solve = s->n_solves;
+  }
+}
+
+/* The progressive filling from the light table (min_level: its minimum). */
+static void fill(lmm_system *s, double min_level) {
   int it = 0, by_bound, lead = 1; /* lead: every iteration so far saturated one alone */
   s->n_sat_b = 0;
   s->top_level = 0.0;
@@ -1423,7 +1513,12 @@ static void maxmin_solve(lmm_system *s) {
     s->top_level = dmax(s->top_level, min_level);
     lead = lead && it < GRP_K && s->n_sat_cnsts == 1;
     lmm_cnst *b = lead ? s->lights[s->sat_cnsts[0]].cnst : NULL;
+    size_t nsat = s->n_sat_cnsts;
+    if (s->local)
+      local_sat_before(s);
     fix_saturated(s, min_level, &by_bound, lead ? it : -1);
+    if (s->local && !by_bound)
+      local_sat_after(s, nsat, min_level);
     lead = lead && !by_bound;
     if (lead)
       s->sat_b[s->n_sat_b++] = b;
@@ -1600,10 +1695,314 @@ static void append_fast(lmm_system *s) {
   s->n_fast = 0;
 }
 
+/* ======================================================================
+ * Local: verified local re-solves (lmm_set_local; the idea is in the file comment)
+ * ====================================================================== */
+
+#define LOCAL_TOL 1e-9    /* relative slack of the bottleneck checks */
+#define LOCAL_ROUNDS 8    /* widenings before the whole component is re-solved */
+
+static void seed_add(lmm_system *s, lmm_cnst *c) {
+  if (c->lseed == s->round)
+    return;
+  c->lseed = s->round;
+  GROW(s->seeds, s->seeds_cap, s->n_seeds + 1);
+  s->seeds[s->n_seeds++] = c;
+}
+
+static void dirty_add(lmm_system *s, lmm_var *v) {
+  if (v->dirty_slot != SIZE_MAX && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
+    return;
+  GROW(s->dirty, s->dirty_cap, s->n_dirty + 1);
+  v->dirty_slot = s->n_dirty;
+  s->dirty[s->n_dirty++] = v;
+}
+
+/* v (enabled) joins V: its value is re-solved; its constraints join C. */
+static void local_add_var(lmm_system *s, lmm_var *v) {
+  if (v->lv == s->lsolve || v->penalty <= 0)
+    return;
+  v->lv = s->lsolve;
+  v->old_value = v->value;
+  GROW(s->lvars, s->lvars_cap, s->n_lvars + 1);
+  s->lvars[s->n_lvars++] = v;
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst->lc != s->lsolve) {
+      e->cnst->lc = s->lsolve;
+      GROW(s->lcnsts, s->lcnsts_cap, s->n_lcnsts + 1);
+      s->lcnsts[s->n_lcnsts++] = e->cnst;
+    }
+}
+
+/* Every enabled variable (a > 0) of c joins V. */
+static void local_add_all(lmm_system *s, const lmm_cnst *c) {
+  for (lmm_elem *e = c->en_head; e; e = e->en_next)
+    if (e->weight > 0)
+      local_add_var(s, e->var);
+}
+
+/* The first V: the changed variables and those a changed constraint had fixed (they move
+ * first); the checks bring in whatever else moves. */
+static void local_seed(lmm_system *s) {
+  for (size_t i = 0; i < s->n_dirty; i++)
+    if (s->dirty[i]) {
+      s->dirty[i]->dirty_slot = SIZE_MAX;
+      local_add_var(s, s->dirty[i]);
+    }
+  s->n_dirty = 0;
+  for (size_t i = 0; i < s->n_seeds; i++) {
+    const lmm_cnst *c = s->seeds[i];
+    for (lmm_elem *e = c->en_head; e; e = e->en_next)
+      if (e->weight > 0 && e->var->fix_cnst == c)
+        local_add_var(s, e->var);
+  }
+  s->n_seeds = 0;
+}
+
+/* Initialises c for a run over V: remaining = bound less what the variables outside V
+ * (frozen) take (SHARED), usage from the elements of V, which alone are active. Returns -1
+ * when the frozen variables leave c no room although V uses it (they must join V), 1 when
+ * c takes part, 0 when not. */
+static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
+  while (c->ac_head)
+    make_inactive(c->ac_head);
+  double frozen = 0.0;
+  c->usage = 0.0;
+  c->top_count = 0;
+  c->S_run = 0.0;
+  for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+    if (e->weight <= 0)
+      continue;
+    lmm_var *v = e->var;
+    if (v->lv != s->lsolve) {
+      frozen += e->weight * v->value;
+      continue;
+    }
+    v->value = 0.0;
+    double x = e->weight / v->penalty;
+    if (!c->fatpipe)
+      c->usage += x;
+    else if (c->usage < x)
+      c->usage = x, c->top_count = 1;
+    else if (c->usage == x)
+      c->top_count++;
+    make_active(e);
+  }
+  c->remaining = c->fatpipe ? c->bound : c->bound - frozen;
+  if (!(c->usage > 0))
+    return 0;
+  if (!double_positive(c->remaining, c->bound * s->precision))
+    return -1;
+  return 1;
+}
+
+/* One run over V and C. Returns 0 when some frozen variables had to join V first (the run
+ * is to be repeated). */
+static int local_run(lmm_system *s) {
+  s->n_solves++;
+  double min_level = -1;
+  int ok = 1;
+  s->n_lights = 0;
+  s->n_sat_cnsts = 0;
+  for (size_t i = 0; i < s->n_lvars; i++)
+    s->lvars[i]->value = 0.0;
+  for (size_t i = 0; i < s->n_lcnsts; i++) { /* n_lcnsts may grow: a choked c widens V */
+    lmm_cnst *c = s->lcnsts[i];
+    c->light = -1;
+    int r = local_init_cnst(s, c);
+    if (r < 0) {
+      local_add_all(s, c);
+      ok = 0;
+    }
+    if (r <= 0 || !ok)
+      continue;
+    GROW(s->lights, s->lights_cap, s->n_lights + 1);
+    int pos = (int)s->n_lights++;
+    s->lights[pos] = (light){c->remaining / c->usage, c};
+    c->light = pos;
+    saturated_cnst_update(s, s->lights[pos].level, pos, &min_level);
+  }
+  if (!ok) {
+    for (size_t i = 0; i < s->n_lcnsts; i++) {
+      s->lcnsts[i]->light = -1;
+      while (s->lcnsts[i]->ac_head)
+        make_inactive(s->lcnsts[i]->ac_head);
+    }
+    s->n_lights = 0;
+    s->n_sat_cnsts = 0;
+    return 0;
+  }
+  fill(s, min_level);
+  return 1;
+}
+
+/* Whether the frozen variable v still has a bottleneck: its bound, the constraint that
+ * fixed it when that one is outside C (nothing on it changed), or a constraint of C that
+ * is full with v at the top level on it (FATPIPE: v alone fills it, or the run saturated it
+ * at v's level, which then fixes every variable on it, as the filling does). */
+static int local_certified(const lmm_system *s, lmm_var *v) {
+  if (!v->fix_cnst)
+    return v->bound > 0 && v->value == v->bound;
+  if (v->fix_cnst->lc != s->lsolve)
+    return 1;
+  double lev = v->penalty * v->value;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next) {
+    lmm_cnst *c = e->cnst;
+    if (e->weight <= 0 || c->lc != s->lsolve)
+      continue;
+    if (!c->fatpipe ? c->load >= c->bound * (1 - LOCAL_TOL) && lev >= c->maxlev * (1 - LOCAL_TOL)
+                    : e->weight * v->value >= c->bound * (1 - LOCAL_TOL) ||
+                          (c->lsat_solve == s->n_solves && fabs(lev - c->lsat) <= c->lsat * LOCAL_TOL)) {
+      v->fix_cnst = c; /* its bottleneck now: a change there must re-solve it */
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* After a run: every frozen variable on C keeps a bottleneck, and none is above the level
+ * of a constraint the run saturated (it would have been fixed there). Those failing join
+ * V; returns their number. */
+static size_t local_check(lmm_system *s) {
+  size_t nc = s->n_lcnsts, fails = 0;
+  for (size_t i = 0; i < nc; i++) {
+    lmm_cnst *c = s->lcnsts[i];
+    double load = 0.0, maxlev = 0.0;
+    for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
+      if (e->weight <= 0)
+        continue;
+      double x = e->weight * e->var->value;
+      load = c->fatpipe ? dmax(load, x) : load + x;
+      maxlev = dmax(maxlev, e->var->penalty * e->var->value);
+    }
+    c->load = load;
+    c->maxlev = maxlev;
+  }
+  s->lchk++;
+  for (size_t i = 0; i < nc; i++) {
+    const lmm_cnst *c = s->lcnsts[i];
+    double sat = c->lsat_solve == s->n_solves ? c->lsat * (1 + LOCAL_TOL) : INFINITY;
+    for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+      lmm_var *v = e->var;
+      if (e->weight <= 0 || v->lv == s->lsolve)
+        continue;
+      if (v->penalty * v->value > sat) {
+        local_add_var(s, v), fails++;
+        continue;
+      }
+      if (v->lchk == s->lchk)
+        continue;
+      v->lchk = s->lchk;
+      if (!local_certified(s, v))
+        local_add_var(s, v), fails++;
+    }
+  }
+  return fails;
+}
+
+/* V becomes the whole component of the current V (through every constraint). */
+static void local_component(lmm_system *s) {
+  for (size_t i = 0; i < s->n_lcnsts; i++) /* n_lcnsts grows as variables join */
+    local_add_all(s, s->lcnsts[i]);
+}
+
+/* Lists the variables of V whose value changed (every enabled one the first time). */
+static void local_list(lmm_system *s) {
+  for (size_t i = 0; i < s->n_lvars; i++) {
+    lmm_var *v = s->lvars[i];
+    if (v->value == v->old_value && !v->relist)
+      continue;
+    v->relist = 0;
+    GROW(s->out, s->out_cap, s->n_out + 1);
+    v->out_slot = s->n_out;
+    v->listed = s->round;
+    s->out[s->n_out++] = v;
+  }
+}
+
+static void local_verify(lmm_system *s);
+
+static void local_solve(lmm_system *s) {
+  s->lsolve++;
+  s->n_lvars = s->n_lcnsts = 0;
+  s->n_local++;
+  local_seed(s);
+  for (int round = 0;; round++) {
+    if (round == LOCAL_ROUNDS) {
+      s->n_full++;
+      local_component(s);
+    }
+    if (!local_run(s))
+      continue;
+    if (round >= LOCAL_ROUNDS || local_check(s) == 0)
+      break;
+    s->n_widen++;
+  }
+  if (s->verify)
+    local_verify(s);
+  local_list(s);
+  s->sum_v += s->n_lvars;
+  s->sum_c += s->n_lcnsts;
+  s->sum_out += s->n_out;
+  if (!s->grp_on && !s->verify && s->n_lvars >= GRP_MIN) {
+    size_t n = s->n_out;
+    s->n_out = s->n_lvars; /* grp_form's size test */
+    grp_form(s);
+    s->n_out = n;
+    if (s->grp_on) /* every variable of the group must be listed: the caller follows them */
+      for (size_t i = 0; i < s->n_lvars; i++) {
+        lmm_var *v = s->lvars[i];
+        if (v->listed == s->round || v->grp_gen != s->grp_gen)
+          continue;
+        GROW(s->out, s->out_cap, s->n_out + 1);
+        v->out_slot = s->n_out;
+        v->listed = s->round;
+        s->out[s->n_out++] = v;
+      }
+  }
+}
+
+/* Debugging (LMM_VERIFY set): the values of V and of the frozen variables against a solve of
+ * the whole component; prints the largest relative difference above 1e-12. */
+static void local_verify(lmm_system *s) {
+  size_t nv = s->n_lvars;
+  double *keep = x_malloc((nv + 1) * sizeof *keep);
+  for (size_t i = 0; i < nv; i++)
+    keep[i] = s->lvars[i]->value;
+  local_component(s);
+  while (!local_run(s))
+    ;
+  double worst = 0;
+  for (size_t i = 0; i < s->n_lvars; i++) {
+    lmm_var *v = s->lvars[i];
+    double was = i < nv ? keep[i] : v->old_value;
+    double d = fabs(v->value - was) / dmax(fabs(v->value), 1e-300);
+    if (d > worst)
+      worst = d;
+    if (i < nv)
+      v->value = keep[i]; /* keep the local answer: the run goes on as without checking */
+    else
+      v->value = v->old_value;
+  }
+  s->n_lvars = nv;
+  if (worst > 1e-12)
+    fprintf(stderr, "lmm verify: solve %llu: V %zu of %zu, worst %.3g\n", (unsigned long long)s->n_local, nv,
+            s->n_lvars, worst);
+  free(keep);
+}
+
 void lmm_solve(lmm_system *s) {
   clear_out(s);
   if (!s->modified)
     return;
+  if (s->local) {
+    if (s->n_seeds > 0 || s->n_dirty > 0)
+      local_solve(s);
+    append_fast(s);
+    s->modified = 0;
+    end_round(s);
+    return;
+  }
   if (s->mod_head) {
     solve_marked(s);
     collect_modified(s);

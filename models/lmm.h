@@ -82,6 +82,19 @@ void *lmm_var_owner(const lmm_var *v);
  * Set the mode before adding variables. */
 void lmm_set_exact_incremental(lmm_system *s, int exact);
 
+/* Local mode (implies exact mode): a change re-solves only the variables it can move. A
+ * solve starts from the changed variables and those of the changed constraints (V), runs
+ * the filling over them with what the other (frozen) variables take off each constraint,
+ * then checks that every frozen variable on a constraint of V still has a bottleneck (a
+ * full constraint on which it is at the top level, or its bound) and is not above the level
+ * at which the run saturated one of its constraints; those failing join V and the run is
+ * repeated (after 8 rounds, V becomes the whole component). The result is the max-min
+ * solution to rounding (checks at a relative 1e-9), not bit-identical to a solve of the
+ * component: the frozen variables' shares are subtracted in another order. Groups, inert
+ * FATPIPE and slack SHARED constraints are not used. lmm_next_modified then lists only the
+ * variables whose value changed. Set the mode before adding variables. */
+void lmm_set_local(lmm_system *s, int on);
+
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
  * order in which its solve fills the modified action set (the re-solved constraints in
  * marking order, each one's enabled variables most recently enabled first). SimGrid

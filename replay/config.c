@@ -62,6 +62,8 @@ static const key keys[] = {
     {"maxmin/precision", K_DOUBLE, "1e-5", OFF(maxmin_precision), "solver relative precision"},
     {"tir/simgrid-marking", K_BOOL, "no", OFF(simgrid_marking),
      "mark only a flow's first link on enabling, as SimGrid 3.32 (doc/model.md)"},
+    {"tir/local-solve", K_BOOL, "no", OFF(local_solve),
+     "re-solve only the flows a change can move, to 1e-9 (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
