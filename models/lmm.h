@@ -90,9 +90,11 @@ void lmm_set_exact_incremental(lmm_system *s, int exact);
  * at which the run saturated one of its constraints; those failing join V and the run is
  * repeated (after 8 rounds, V becomes the whole component). The result is the max-min
  * solution to rounding (checks at a relative 1e-9), not bit-identical to a solve of the
- * component: the frozen variables' shares are subtracted in another order. Groups, inert
- * FATPIPE and slack SHARED constraints are not used. lmm_next_modified then lists only the
- * variables whose value changed. Set the mode before adding variables. */
+ * component: the frozen variables' shares are subtracted in another order. The group is
+ * kept (formed when a run covers a qualifying component); inert FATPIPE and slack SHARED
+ * constraints are not used (the local solve does not walk components). lmm_next_modified
+ * then lists only the variables whose value changed (and those entering or leaving the
+ * group). Set the mode before adding variables. */
 void lmm_set_local(lmm_system *s, int on);
 
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
