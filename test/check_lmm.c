@@ -860,6 +860,186 @@ START_TEST(random_simgrid_mode_modified) {
 END_TEST
 
 /* ======================================================================
+ * Local mode (lmm_set_local): verified local re-solves
+ * ====================================================================== */
+
+/* A local-mode system has no bit-identity promise (lmm.h): values agree with a solve from
+ * scratch to rounding, checked here at 1e-9 relative plus 1e-12 of the largest capacity
+ * the variable uses (what rounding in remaining = bound - frozen can leave). */
+#define LOC_REL 1e-9
+#define LOC_ABS 1e-12
+
+START_TEST(local_chain_widening) {
+  /* A chain where a change at one end moves the other end, so that the local solve must
+   * widen V three times. All p = 1. c0 = 4 {u, v}, c1 = 9 {v, w}, c2 = 15 {w, x},
+   * c3 = 30 {x, y}. Levels c0 2, c1 4.5, c2 7.5, c3 15: c0 at 2: u = v = 2; c1 has 7
+   * left for w (level 7 < c2's 7.5): w = 7; c2 has 8 left for x (< c3's 15): x = 8;
+   * c3 has 22 left: y = 22.
+   * Freeing u: c0 4, c1 4.5, c2 7.5, c3 15: v = 4; c1 5 left: w = 5; c2 10 left (< 15):
+   * x = 10; c3 20 left: y = 20. Every variable moves. The local solve starts from V = {v}
+   * (c0 fixed it) with w frozen at 7 on c1, finds v = 2 with c1 saturated at 2 below w's
+   * 7: w joins; then x is frozen on c2 which is no longer full: x joins; then c3
+   * saturates below y's 22: y joins. A result stopping early (v = 2, or w = 7, or
+   * x = 8, or y = 22) would fail the asserts.
+   * Enabling u2 (created disabled on c0) restores the first values: u2 = v = 2, w = 7,
+   * x = 8, y = 22. Bounding y to 5 then moves y alone: c3 keeps x's 8 and y is fixed at
+   * its bound when c3 saturates (5 < 22). The counts of lmm_next_modified are those of
+   * the variables that moved. */
+  int id[6] = {0, 1, 2, 3, 4, 5}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *c0 = lmm_cnst_new(s, 4, 0), *c1 = lmm_cnst_new(s, 9, 0);
+  lmm_cnst *c2 = lmm_cnst_new(s, 15, 0), *c3 = lmm_cnst_new(s, 30, 0);
+  lmm_var *u = lmm_var_new(s, &id[0], 1, -1), *v = lmm_var_new(s, &id[1], 1, -1);
+  lmm_var *w = lmm_var_new(s, &id[2], 1, -1), *x = lmm_var_new(s, &id[3], 1, -1);
+  lmm_var *y = lmm_var_new(s, &id[4], 1, -1);
+  lmm_expand(s, c0, u, 1);
+  lmm_expand(s, c0, v, 1);
+  lmm_expand(s, c1, v, 1);
+  lmm_expand(s, c1, w, 1);
+  lmm_expand(s, c2, w, 1);
+  lmm_expand(s, c2, x, 1);
+  lmm_expand(s, c3, x, 1);
+  lmm_expand(s, c3, y, 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 5);
+  ck_val(u, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 22);
+  lmm_var_free(s, u);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 4); /* v, w, x, y all moved */
+  ck_val(v, 4);
+  ck_val(w, 5);
+  ck_val(x, 10);
+  ck_val(y, 20);
+  lmm_var *u2 = lmm_var_new(s, &id[5], 0, -1);
+  lmm_expand(s, c0, u2, 1);
+  lmm_solve(s); /* u2 disabled: nothing moves */
+  ck_assert_int_eq(drain(s, got, 8), 0);
+  ck_val(y, 20);
+  lmm_var_set_penalty(s, u2, 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 5);
+  ck_val(u2, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 22);
+  lmm_var_set_bound(s, y, 5);
+  lmm_solve(s);
+  ck_assert_int_ge(drain(s, got, 8), 1);
+  ck_assert_int_eq(got[0], 4); /* y; the others did not move and may or may not follow */
+  ck_val(u2, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 5);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(local_group_backbone) {
+  /* The group fast path in local mode. A backbone B (SHARED, 10) carries flows 0..23,
+   * each also on its own private SHARED link: flow 0's is 0.1, the others' 100 + i;
+   * penalties 1, 2, 3 in turn (flow i: 1 + i % 3); flows 24..29 are created disabled
+   * on B and a private link. Filling: flow 0's link saturates first at level 0.1 x 1
+   * (below B's 10 / sum 1/p = 10 / 14 = 0.71): x_0 = 0.1; then B alone at level
+   * m = (10 - 0.1) / sum_{i != 0} 1/p_i, x_i = m / p_i; the private links (>= 100) never
+   * saturate. So the component is a two-level group (flow 0's link, then B), which
+   * lmm_var_group must show. Then, one change per solve, flows are freed and the
+   * disabled ones enabled: every value must equal both m / p_i with m recomputed here
+   * from the live flows, and a from-scratch solve (1e-9); at least one of the changes must
+   * find the variables in the group (the fast path taken); every variable whose value
+   * changed was handed out, unless it stayed at its group level (lmm.h). */
+  enum { N = 30, LIVE = 24 };
+  int id[N], alive[N], listed[N];
+  double p[N], last[N];
+  int glev[N];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *b = lmm_cnst_new(s, 10, 0), *priv[N];
+  lmm_var *v[N];
+  for (int i = 0; i < N; i++) {
+    id[i] = i;
+    p[i] = 1 + i % 3;
+    priv[i] = lmm_cnst_new(s, i == 0 ? 0.1 : 100 + i, 0);
+    alive[i] = i < LIVE;
+    v[i] = lmm_var_new(s, &id[i], alive[i] ? p[i] : 0, -1);
+    lmm_expand(s, b, v[i], 1);
+    lmm_expand(s, priv[i], v[i], 1);
+    last[i] = 0;
+    glev[i] = -1;
+  }
+  /* the changes: free 5, enable 24, free 0 (one level left), enable 25, free 7, ... */
+  static const int ops[] = {-1, 5, 24, 0, 25, 7, 26, 11, 27, 12, 28, 13, 29, 14};
+  int grouped = 0;
+  for (size_t op = 0; op < sizeof ops / sizeof *ops; op++) {
+    int k = ops[op];
+    if (k >= LIVE) {
+      lmm_var_set_penalty(s, v[k], p[k]);
+      alive[k] = 1;
+    } else if (k >= 0) {
+      lmm_var_free(s, v[k]);
+      alive[k] = 0;
+    }
+    lmm_solve(s);
+    for (int i = 0; i < N; i++)
+      listed[i] = 0;
+    lmm_var *m;
+    while ((m = lmm_next_modified(s)))
+      listed[*(int *)lmm_var_owner(m)]++;
+    double sum = 0, rem = 10;
+    for (int i = 1; i < N; i++)
+      if (alive[i])
+        sum += 1 / p[i];
+    if (alive[0])
+      rem -= 0.1;
+    double level = rem / sum;
+    lmm_system *f = lmm_new(PREC);
+    lmm_set_exact_incremental(f, 1);
+    lmm_cnst *fb = lmm_cnst_new(f, 10, 0);
+    lmm_var *fv[N] = {0};
+    for (int i = 0; i < N; i++)
+      if (alive[i]) {
+        fv[i] = lmm_var_new(f, NULL, p[i], -1);
+        lmm_expand(f, fb, fv[i], 1);
+        lmm_expand(f, lmm_cnst_new(f, lmm_cnst_bound(priv[i]), 0), fv[i], 1);
+      }
+    lmm_solve(f);
+    for (int i = 0; i < N; i++) {
+      if (!alive[i])
+        continue;
+      double got = lmm_var_value(v[i]);
+      ck_rel(got, i == 0 ? 0.1 : level / p[i], 1e-9);
+      ck_rel(got, lmm_var_value(fv[i]), 1e-9);
+      ck_assert_int_le(listed[i], 1);
+      int g = lmm_var_group(v[i]);
+      int followed = g >= 0 && g == glev[i] && got == lmm_group_level(s, g) / p[i];
+      ck_assert_msg(got == last[i] || listed[i] || followed,
+                    "op %d: variable %d changed (%.17g -> %.17g) but was not handed out",
+                    (int)op, i, last[i], got);
+      if (g >= 0 && op > 0)
+        grouped++;
+      last[i] = got;
+      glev[i] = g;
+    }
+    if (op == 0) { /* the first solve formed the two-level group */
+      ck_assert_int_eq(lmm_var_group(v[0]), 0);
+      ck_assert_int_eq(lmm_var_group(v[1]), 1);
+      ck_rel(lmm_group_level(s, 0), 0.1, 1e-12);
+      ck_rel(lmm_group_level(s, 1), level, 1e-12);
+    }
+    lmm_free(f);
+  }
+  ck_assert_int_gt(grouped, 0);
+  lmm_free(s);
+}
+END_TEST
+
+/* ======================================================================
  * SMPI_MODEL.md §2.3: two flows into Jupiter sharing link 9
  * ====================================================================== */
 
@@ -968,6 +1148,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, shared_slack_check);
   tcase_add_test(inc, random_exact_vs_fresh);
   tcase_add_test(inc, random_simgrid_mode_modified);
+  tcase_add_test(inc, local_chain_widening);
+  tcase_add_test(inc, local_group_backbone);
   tcase_set_timeout(inc, 120);
   suite_add_tcase(su, inc);
   return su;
