@@ -860,6 +860,540 @@ START_TEST(random_simgrid_mode_modified) {
 END_TEST
 
 /* ======================================================================
+ * Local mode (lmm_set_local): verified local re-solves
+ * ====================================================================== */
+
+/* A local-mode system has no bit-identity promise (lmm.h): values agree with a solve from
+ * scratch to rounding, checked here at 1e-9 relative plus 1e-12 of the largest capacity
+ * the variable uses (what rounding in remaining = bound - frozen can leave). */
+#define LOC_REL 1e-9
+#define LOC_ABS 1e-12
+
+START_TEST(local_chain_widening) {
+  /* A chain where a change at one end moves the other end, so that the local solve must
+   * widen V three times. All p = 1. c0 = 4 {u, v}, c1 = 9 {v, w}, c2 = 15 {w, x},
+   * c3 = 30 {x, y}. Levels c0 2, c1 4.5, c2 7.5, c3 15: c0 at 2: u = v = 2; c1 has 7
+   * left for w (level 7 < c2's 7.5): w = 7; c2 has 8 left for x (< c3's 15): x = 8;
+   * c3 has 22 left: y = 22.
+   * Freeing u: c0 4, c1 4.5, c2 7.5, c3 15: v = 4; c1 5 left: w = 5; c2 10 left (< 15):
+   * x = 10; c3 20 left: y = 20. Every variable moves. The local solve starts from V = {v}
+   * (c0 fixed it) with w frozen at 7 on c1, finds v = 2 with c1 saturated at 2 below w's
+   * 7: w joins; then x is frozen on c2 which is no longer full: x joins; then c3
+   * saturates below y's 22: y joins. A result stopping early (v = 2, or w = 7, or
+   * x = 8, or y = 22) would fail the asserts.
+   * Enabling u2 (created disabled on c0) restores the first values: u2 = v = 2, w = 7,
+   * x = 8, y = 22. Bounding y to 5 then moves y alone: c3 keeps x's 8 and y is fixed at
+   * its bound when c3 saturates (5 < 22). The counts of lmm_next_modified are those of
+   * the variables that moved. */
+  int id[6] = {0, 1, 2, 3, 4, 5}, got[8];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *c0 = lmm_cnst_new(s, 4, 0), *c1 = lmm_cnst_new(s, 9, 0);
+  lmm_cnst *c2 = lmm_cnst_new(s, 15, 0), *c3 = lmm_cnst_new(s, 30, 0);
+  lmm_var *u = lmm_var_new(s, &id[0], 1, -1), *v = lmm_var_new(s, &id[1], 1, -1);
+  lmm_var *w = lmm_var_new(s, &id[2], 1, -1), *x = lmm_var_new(s, &id[3], 1, -1);
+  lmm_var *y = lmm_var_new(s, &id[4], 1, -1);
+  lmm_expand(s, c0, u, 1);
+  lmm_expand(s, c0, v, 1);
+  lmm_expand(s, c1, v, 1);
+  lmm_expand(s, c1, w, 1);
+  lmm_expand(s, c2, w, 1);
+  lmm_expand(s, c2, x, 1);
+  lmm_expand(s, c3, x, 1);
+  lmm_expand(s, c3, y, 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 5);
+  ck_val(u, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 22);
+  lmm_var_free(s, u);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 4); /* v, w, x, y all moved */
+  ck_val(v, 4);
+  ck_val(w, 5);
+  ck_val(x, 10);
+  ck_val(y, 20);
+  lmm_var *u2 = lmm_var_new(s, &id[5], 0, -1);
+  lmm_expand(s, c0, u2, 1);
+  lmm_solve(s); /* u2 disabled: nothing moves */
+  ck_assert_int_eq(drain(s, got, 8), 0);
+  ck_val(y, 20);
+  lmm_var_set_penalty(s, u2, 1);
+  lmm_solve(s);
+  ck_assert_int_eq(drain(s, got, 8), 5);
+  ck_val(u2, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 22);
+  lmm_var_set_bound(s, y, 5);
+  lmm_solve(s);
+  ck_assert_int_ge(drain(s, got, 8), 1);
+  ck_assert_int_eq(got[0], 4); /* y; the others did not move and may or may not follow */
+  ck_val(u2, 2);
+  ck_val(v, 2);
+  ck_val(w, 7);
+  ck_val(x, 8);
+  ck_val(y, 5);
+  lmm_free(s);
+}
+END_TEST
+
+START_TEST(local_group_backbone) {
+  /* The group fast path in local mode. A backbone B (SHARED, 10) carries flows 0..23,
+   * each also on its own private SHARED link: flow 0's is 0.1, the others' 100 + i;
+   * penalties 1, 2, 3 in turn (flow i: 1 + i % 3); flows 24..29 are created disabled
+   * on B and a private link. Filling: flow 0's link saturates first at level 0.1 x 1
+   * (below B's 10 / sum 1/p = 10 / 14 = 0.71): x_0 = 0.1; then B alone at level
+   * m = (10 - 0.1) / sum_{i != 0} 1/p_i, x_i = m / p_i; the private links (>= 100) never
+   * saturate. So the component is a two-level group (flow 0's link, then B), which
+   * lmm_var_group must show. Then, one change per solve, flows are freed and the
+   * disabled ones enabled: every value must equal both m / p_i with m recomputed here
+   * from the live flows, and a from-scratch solve (1e-9); at least one of the changes must
+   * find the variables in the group (the fast path taken); every variable whose value
+   * changed was handed out, unless it stayed at its group level (lmm.h). */
+  enum { N = 30, LIVE = 24 };
+  int id[N], alive[N], listed[N];
+  double p[N], last[N];
+  int glev[N];
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *b = lmm_cnst_new(s, 10, 0), *priv[N];
+  lmm_var *v[N];
+  for (int i = 0; i < N; i++) {
+    id[i] = i;
+    p[i] = 1 + i % 3;
+    priv[i] = lmm_cnst_new(s, i == 0 ? 0.1 : 100 + i, 0);
+    alive[i] = i < LIVE;
+    v[i] = lmm_var_new(s, &id[i], alive[i] ? p[i] : 0, -1);
+    lmm_expand(s, b, v[i], 1);
+    lmm_expand(s, priv[i], v[i], 1);
+    last[i] = 0;
+    glev[i] = -1;
+  }
+  /* the changes: free 5, enable 24, free 0 (one level left), enable 25, free 7, ... */
+  static const int ops[] = {-1, 5, 24, 0, 25, 7, 26, 11, 27, 12, 28, 13, 29, 14};
+  int grouped = 0;
+  for (size_t op = 0; op < sizeof ops / sizeof *ops; op++) {
+    int k = ops[op];
+    if (k >= LIVE) {
+      lmm_var_set_penalty(s, v[k], p[k]);
+      alive[k] = 1;
+    } else if (k >= 0) {
+      lmm_var_free(s, v[k]);
+      alive[k] = 0;
+    }
+    lmm_solve(s);
+    for (int i = 0; i < N; i++)
+      listed[i] = 0;
+    lmm_var *m;
+    while ((m = lmm_next_modified(s)))
+      listed[*(int *)lmm_var_owner(m)]++;
+    double sum = 0, rem = 10;
+    for (int i = 1; i < N; i++)
+      if (alive[i])
+        sum += 1 / p[i];
+    if (alive[0])
+      rem -= 0.1;
+    double level = rem / sum;
+    lmm_system *f = lmm_new(PREC);
+    lmm_set_exact_incremental(f, 1);
+    lmm_cnst *fb = lmm_cnst_new(f, 10, 0);
+    lmm_var *fv[N] = {0};
+    for (int i = 0; i < N; i++)
+      if (alive[i]) {
+        fv[i] = lmm_var_new(f, NULL, p[i], -1);
+        lmm_expand(f, fb, fv[i], 1);
+        lmm_expand(f, lmm_cnst_new(f, lmm_cnst_bound(priv[i]), 0), fv[i], 1);
+      }
+    lmm_solve(f);
+    for (int i = 0; i < N; i++) {
+      if (!alive[i])
+        continue;
+      double got = lmm_var_value(v[i]);
+      ck_rel(got, i == 0 ? 0.1 : level / p[i], 1e-9);
+      ck_rel(got, lmm_var_value(fv[i]), 1e-9);
+      ck_assert_int_le(listed[i], 1);
+      int g = lmm_var_group(v[i]);
+      int followed = g >= 0 && g == glev[i] && got == lmm_group_level(s, g) / p[i];
+      ck_assert_msg(got == last[i] || listed[i] || followed,
+                    "op %d: variable %d changed (%.17g -> %.17g) but was not handed out",
+                    (int)op, i, last[i], got);
+      if (g >= 0 && op > 0)
+        grouped++;
+      last[i] = got;
+      glev[i] = g;
+    }
+    if (op == 0) { /* the first solve formed the two-level group */
+      ck_assert_int_eq(lmm_var_group(v[0]), 0);
+      ck_assert_int_eq(lmm_var_group(v[1]), 1);
+      ck_rel(lmm_group_level(s, 0), 0.1, 1e-12);
+      ck_rel(lmm_group_level(s, 1), level, 1e-12);
+    }
+    lmm_free(f);
+  }
+  ck_assert_int_gt(grouped, 0);
+  lmm_free(s);
+}
+END_TEST
+
+/* Randomized: the same operations on a local-mode system and an exact-mode one, both
+ * compared with a from-scratch solve after every lmm_solve. */
+
+#define LR_CNSTS 12
+#define LR_VARS 128 /* at most 60 operations plus the initial variables */
+#define LR_EXP 4
+
+typedef struct lr_var {
+  lmm_var *l, *e;        /* in the local and the exact system; NULL once freed */
+  int id;                /* owner */
+  double penalty, bound; /* current (penalty 0: disabled) */
+  int n;                 /* expands */
+  int cnst[LR_EXP];
+  double coeff[LR_EXP];
+  double last;           /* local value after the last solve */
+  int glevel;            /* its group level in the local system after the last solve */
+} lr_var;
+
+typedef struct lr_sys {
+  uint64_t seed, rng;
+  lmm_system *l, *e;
+  lmm_cnst *cl[LR_CNSTS], *ce[LR_CNSTS];
+  double cbound[LR_CNSTS];
+  int fatpipe[LR_CNSTS];
+  int nc;
+  lr_var v[LR_VARS];
+  int nv;
+  int nsolves; /* solves checked */
+} lr_sys;
+
+static double lr_rnd(lr_sys *r) {
+  r->rng ^= r->rng << 13;
+  r->rng ^= r->rng >> 7;
+  r->rng ^= r->rng << 17;
+  return (double)(r->rng >> 11) / 9007199254740992.0;
+}
+static int lr_int(lr_sys *r, int n) { return (int)(lr_rnd(r) * n); }
+
+/* Half from a small set (exact ties between flows), half random over four decades. */
+static double lr_penalty(lr_sys *r) {
+  static const double set[] = {1, 2, 0.5, 4, 3};
+  return lr_rnd(r) < 0.5 ? set[lr_int(r, 5)] : 1e-2 * pow(10, 3 * lr_rnd(r));
+}
+
+/* A bound of the order of one of the capacities, or none. */
+static double lr_bound(lr_sys *r) {
+  if (lr_rnd(r) < 0.7)
+    return -1;
+  return r->cbound[lr_int(r, r->nc)] * (0.01 + 0.99 * lr_rnd(r));
+}
+
+static void lr_expand(lr_sys *r, lr_var *x) {
+  double dice = lr_rnd(r);
+  int c = lr_int(r, r->nc);
+  double w = dice < 0.6 ? 1.0 : dice < 0.92 ? 0.05 : 0.0; /* forward, cross-traffic, 0 */
+  x->cnst[x->n] = c;
+  x->coeff[x->n++] = w;
+  lmm_expand(r->l, r->cl[c], x->l, w);
+  lmm_expand(r->e, r->ce[c], x->e, w);
+}
+
+/* A new variable with penalty p (0: disabled) expanded on 1-4 constraints. */
+static lr_var *lr_new(lr_sys *r, double p) {
+  if (r->nv == LR_VARS)
+    return NULL;
+  lr_var *x = &r->v[r->nv];
+  x->id = r->nv++;
+  x->penalty = p;
+  x->bound = lr_bound(r);
+  x->glevel = -1;
+  x->l = lmm_var_new(r->l, &x->id, p, x->bound);
+  x->e = lmm_var_new(r->e, &x->id, p, x->bound);
+  for (int k = 1 + lr_int(r, LR_EXP); k > 0; k--)
+    lr_expand(r, x);
+  return x;
+}
+
+/* A live variable, enabled (want 1), disabled (want 0) or either (want -1); NULL if none
+ * was found in a few tries. */
+static lr_var *lr_pick(lr_sys *r, int want) {
+  for (int tries = 0; tries < 16 && r->nv > 0; tries++) {
+    lr_var *x = &r->v[lr_int(r, r->nv)];
+    if (x->l && (want < 0 || (x->penalty > 0) == want))
+      return x;
+  }
+  return NULL;
+}
+
+static void lr_set_penalty(lr_sys *r, lr_var *x, double p) {
+  x->penalty = p;
+  lmm_var_set_penalty(r->l, x->l, p);
+  lmm_var_set_penalty(r->e, x->e, p);
+}
+
+/* The largest capacity among x's constraints with a coefficient > 0 (the scale of the
+ * rounding of x's share). */
+static double lr_scale(const lr_sys *r, const lr_var *x) {
+  double m = 0;
+  for (int k = 0; k < x->n; k++)
+    if (x->coeff[k] > 0)
+      m = fmax(m, r->cbound[x->cnst[k]]);
+  return m;
+}
+
+/* Solves both systems, then: every live variable of each equals the from-scratch value
+ * (a fresh exact-mode system built with the live variables) to LOC_REL relative plus
+ * LOC_ABS of its scale; the local system handed out every variable whose value changed
+ * since its previous solve, except a disabled one (value 0 at once, lmm.h) and one that
+ * stayed at the same level of the group (its value follows the level, lmm.h); no
+ * variable twice. */
+static void lr_solve_check(lr_sys *r) {
+  static char listed[LR_VARS];
+  lmm_solve(r->l);
+  lmm_solve(r->e);
+  r->nsolves++;
+  for (int i = 0; i < r->nv; i++)
+    listed[i] = 0;
+  lmm_var *m;
+  while ((m = lmm_next_modified(r->l))) {
+    int id = *(int *)lmm_var_owner(m);
+    if (!r->v[id].l || listed[id])
+      ck_abort_msg("seed %d: variable %d handed out twice or after its free", (int)r->seed, id);
+    listed[id] = 1;
+  }
+  while (lmm_next_modified(r->e))
+    ;
+  lmm_system *f = lmm_new(PREC);
+  lmm_set_exact_incremental(f, 1);
+  lmm_cnst *c[LR_CNSTS];
+  lmm_var *fv[LR_VARS] = {0};
+  for (int i = 0; i < r->nc; i++)
+    c[i] = lmm_cnst_new(f, r->cbound[i], r->fatpipe[i]);
+  for (int i = 0; i < r->nv; i++) {
+    lr_var *x = &r->v[i];
+    if (!x->l)
+      continue;
+    fv[i] = lmm_var_new(f, NULL, x->penalty, x->bound);
+    for (int k = 0; k < x->n; k++)
+      lmm_expand(f, c[x->cnst[k]], fv[i], x->coeff[k]);
+  }
+  lmm_solve(f);
+  for (int i = 0; i < r->nv; i++) {
+    lr_var *x = &r->v[i];
+    if (!x->l)
+      continue;
+    double want = lmm_var_value(fv[i]), got = lmm_var_value(x->l), ex = lmm_var_value(x->e);
+    double tol = LOC_REL * fabs(want) + LOC_ABS * lr_scale(r, x);
+    if (!(fabs(got - want) <= tol))
+      ck_abort_msg("seed %d, solve %d, variable %d: local %.17g, fresh %.17g", (int)r->seed,
+                   r->nsolves, i, got, want);
+    if (!(fabs(ex - want) <= tol))
+      ck_abort_msg("seed %d, solve %d, variable %d: exact %.17g, fresh %.17g", (int)r->seed,
+                   r->nsolves, i, ex, want);
+    int k = lmm_var_group(x->l);
+    int followed = k >= 0 && k == x->glevel && got == lmm_group_level(r->l, k) / x->penalty;
+    if (got != x->last && !listed[i] && x->penalty > 0 && !followed)
+      ck_abort_msg("seed %d, solve %d: variable %d changed (%.17g -> %.17g) but was not handed out",
+                   (int)r->seed, r->nsolves, i, x->last, got);
+    x->last = got;
+    x->glevel = k;
+  }
+  lmm_free(f);
+}
+
+static void lr_run(uint64_t seed, int ops) {
+  static const double caps[] = {1, 10, 125e6, 1.25e9};
+  lr_sys *r = calloc(1, sizeof *r);
+  ck_assert_ptr_nonnull(r);
+  r->seed = seed;
+  r->rng = seed * 0x9E3779B97F4A7C15ull + 7;
+  r->l = lmm_new(PREC);
+  lmm_set_local(r->l, 1);
+  r->e = lmm_new(PREC);
+  lmm_set_exact_incremental(r->e, 1);
+  r->nc = 3 + lr_int(r, LR_CNSTS - 2);
+  for (int i = 0; i < r->nc; i++) {
+    r->cbound[i] = caps[lr_int(r, 4)];
+    r->fatpipe[i] = lr_rnd(r) < 0.25;
+    r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], r->fatpipe[i]);
+    r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], r->fatpipe[i]);
+  }
+  for (int i = 2 + lr_int(r, 6); i > 0; i--)
+    lr_new(r, lr_penalty(r));
+  lr_solve_check(r);
+  for (int op = 0; op < ops; op++) {
+    double dice = lr_rnd(r);
+    lr_var *x;
+    if (dice < 0.2) { /* a flow: created disabled (latency), expanded, enabled */
+      if ((x = lr_new(r, 0))) {
+        if (lr_rnd(r) < 0.5)
+          lr_solve_check(r);
+        lr_set_penalty(r, x, lr_penalty(r));
+      }
+    } else if (dice < 0.35) {
+      lr_new(r, lr_penalty(r));
+    } else if (dice < 0.47) {
+      if ((x = lr_pick(r, 1)))
+        lr_set_penalty(r, x, 0);
+    } else if (dice < 0.57) {
+      if ((x = lr_pick(r, 0)))
+        lr_set_penalty(r, x, lr_penalty(r));
+    } else if (dice < 0.72) {
+      if ((x = lr_pick(r, 1)))
+        lr_set_penalty(r, x, lr_penalty(r));
+    } else if (dice < 0.85) {
+      if ((x = lr_pick(r, -1))) {
+        x->bound = lr_bound(r);
+        lmm_var_set_bound(r->l, x->l, x->bound);
+        lmm_var_set_bound(r->e, x->e, x->bound);
+      }
+    } else if ((x = lr_pick(r, -1))) {
+      lmm_var_free(r->l, x->l);
+      lmm_var_free(r->e, x->e);
+      x->l = x->e = NULL;
+    }
+    if (lr_rnd(r) < 0.7) /* else the next operation lands in the same round */
+      lr_solve_check(r);
+  }
+  lr_solve_check(r);
+  lmm_free(r->l);
+  lmm_free(r->e);
+  free(r);
+}
+
+START_TEST(local_random_vs_fresh) {
+  /* 200 random sequences of 60 operations on 3-12 constraints (a quarter FATPIPE;
+   * capacities 1, 10, 125e6, 1.25e9), variables on 1-4 of them with coefficients 1,
+   * 0.05 (cross-traffic) or 0, penalties from {1, 2, 0.5, 4, 3} or random over
+   * [0.01, 10], bounds 30% of the time: flows created disabled then enabled, created
+   * enabled, disabled, re-enabled, penalty and bound changes, frees; 70% of the
+   * operations are followed by a solve, the others share a round with the next one.
+   * After every solve, the local system and an exact-mode one driven alike equal a
+   * from-scratch solve to 1e-9 relative, and the local system handed out every
+   * variable whose value changed (lr_solve_check).
+   * FAILING (reported to the lead): 30 of the 200 seeds fail, first seed 2; reduced to
+   * local_fatpipe_frozen_top (most seeds: a frozen variable's a/p left out of a FATPIPE's
+   * usage; also at exact SHARED/FATPIPE ties, where the frozen variable's fix_cnst is the
+   * SHARED one), local_check_slack_scale (seeds 25, 166: errors 1e-8 from the checks'
+   * slack) and exact_slack_readmit (seed 109: exact mode differs from fresh). Without
+   * FATPIPE constraints, only seeds 25, 109 and 166 fail. No near-tie was involved. */
+  for (uint64_t seed = 1; seed <= 200; seed++)
+    lr_run(seed, 60);
+}
+END_TEST
+
+/* Reduced from local_random_vs_fresh failures (seed 2 and others): FAILING, reported to
+ * the lead. FATPIPE F = 10 with a (p 0.1, a 1), b (p 1, a 1) and d (p 0.4, a 0.05); b is
+ * also on SHARED K = 1. F's level is 10 / max(10, 1, 0.125) = 1 (K: 20): a = 10, b = 1,
+ * d = 2.5. Adding e (p 0.05) on K: K saturates first at 1 / (1 + 20): b = 1/21,
+ * e = 20/21; then F, still at 10 / 10 = 1 (a unfixed): a = 10, d = 2.5 (a saturated
+ * FATPIPE fixes all its variables). The local solve widens V to b, then d (F no longer
+ * saturated at d's level), but keeps a frozen (it alone fills F): the run's F then has
+ * the usage of d alone, 0.125, level 80, and d = 200. A frozen variable's a/p is missing
+ * from a FATPIPE's usage in the run. */
+START_TEST(local_fatpipe_frozen_top) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *f = lmm_cnst_new(s, 10, 1), *k = lmm_cnst_new(s, 1, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 0.1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *d = lmm_var_new(s, NULL, 0.4, -1);
+  lmm_expand(s, f, a, 1);
+  lmm_expand(s, f, b, 1);
+  lmm_expand(s, k, b, 1);
+  lmm_expand(s, f, d, 0.05);
+  lmm_solve(s);
+  ck_val(a, 10);
+  ck_val(b, 1);
+  ck_val(d, 2.5);
+  lmm_var *e = lmm_var_new(s, NULL, 0.05, -1);
+  lmm_expand(s, k, e, 1);
+  lmm_solve(s);
+  ck_val(b, 1.0 / 21);
+  ck_val(e, 20.0 / 21);
+  ck_val(a, 10);
+  ck_val(d, 2.5); /* local mode gives 200 */
+  lmm_free(s);
+}
+END_TEST
+
+/* FAILING, reported to the lead (seeds 25, 166 gave 1.4e-8 and 4e-9 errors; this one is
+ * built to show the scale). SHARED L = 1.25e9 with A (p 1e-8), B (p 10), E (p 1e-4);
+ * A also on M = 1.2498e9, E on P = 1e5. Levels: P 1e5 x 1e-4 = 10 first: E = 1e5; then M
+ * 12.498: A = 1.2498e9; L has 1e5 left for B: B = 1e5. Adding F (p 1, bound 0.5) on P:
+ * F = 0.5, E = 99999.5, and B = 1e5 + 0.5. The local solve re-solves F and E only: B is
+ * frozen and certified, L being "full" within the check's 1e-9 of its bound (1.25 >
+ * 0.5): B keeps 1e5, 5e-6 off. The checks' slack is relative to the constraint, so a
+ * small share of a large constraint can be off by up to about 1e-9 / 1e-5 = 1e-4 (L
+ * must keep more than the precision, 1e-5 of its bound, for B, or B would get 0). The
+ * expected value is checked to 1e-7: the solve itself rounds (A's usage 1e8 subtracted
+ * from 1e8 + 0.1 + ...). */
+START_TEST(local_check_slack_scale) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *l = lmm_cnst_new(s, 1.25e9, 0), *m = lmm_cnst_new(s, 1.2498e9, 0);
+  lmm_cnst *p = lmm_cnst_new(s, 1e5, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1e-8, -1), *b = lmm_var_new(s, NULL, 10, -1);
+  lmm_var *e = lmm_var_new(s, NULL, 1e-4, -1);
+  lmm_expand(s, l, a, 1);
+  lmm_expand(s, m, a, 1);
+  lmm_expand(s, l, b, 1);
+  lmm_expand(s, l, e, 1);
+  lmm_expand(s, p, e, 1);
+  lmm_solve(s);
+  ck_rel(lmm_var_value(b), 1e5, 1e-7);
+  lmm_var *f = lmm_var_new(s, NULL, 1, 0.5);
+  lmm_expand(s, p, f, 1);
+  lmm_solve(s);
+  ck_val(f, 0.5);
+  ck_val(e, 99999.5);
+  ck_val(a, 1.2498e9);
+  ck_rel(lmm_var_value(b), 1e5 + 0.5, 1e-7); /* local mode: 100000.00596 */
+  lmm_free(s);
+}
+END_TEST
+
+/* FAILING, reported to the lead: an EXACT-mode bug found by local_random_vs_fresh (seed
+ * 109 without FATPIPE constraints), reduced. SHARED c0 = 10, c4 = 1, c5 = 1; g (p 7.13)
+ * on c4; h (p 1.53) on c5 (a 1) and c4 (a 0.05). Solve; g disabled, h's penalty to 4,
+ * solve (c4 now carries only 0.05 h: slack, out); g freed; x created disabled on c0
+ * (a 1) and c4 (a 0.05), enabled p 4; y (p 3, bound 0.667) created disabled on c5 and
+ * c4 (a 1 each), enabled. Fresh: c5 level 1 / (1/4 + 1/3) = 12/7 first: h = 3/7,
+ * y = 4/7 (b p = 2 > 12/7); c4 has 1 - 0.05 x 3/7 - 4/7 = 2.85/7 left for x
+ * (usage 0.05/4): level 32.57 < c0's 40: x = 57/7 = 8.142857. Exact mode gives x = 10:
+ * c4 stays out, over-used (0.05 x 10 + 4/7 + ... > 1). */
+START_TEST(exact_slack_readmit) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c0 = lmm_cnst_new(s, 10, 0), *c4 = lmm_cnst_new(s, 1, 0), *c5 = lmm_cnst_new(s, 1, 0);
+  lmm_var *g = lmm_var_new(s, NULL, 7.1273119322544094, -1);
+  lmm_expand(s, c4, g, 1);
+  lmm_var *h = lmm_var_new(s, NULL, 1.5306311637673284, -1);
+  lmm_expand(s, c5, h, 1);
+  lmm_expand(s, c4, h, 0.05);
+  lmm_solve(s);
+  lmm_var_set_penalty(s, g, 0);
+  lmm_var_set_penalty(s, h, 4);
+  lmm_solve(s);
+  lmm_var_free(s, g);
+  lmm_var *x = lmm_var_new(s, NULL, 0, -1);
+  lmm_expand(s, c0, x, 1);
+  lmm_expand(s, c4, x, 0.05);
+  lmm_var_set_penalty(s, x, 4);
+  lmm_var *y = lmm_var_new(s, NULL, 0, 0.66678465821611799);
+  lmm_expand(s, c5, y, 1);
+  lmm_expand(s, c4, y, 1);
+  lmm_var_set_penalty(s, y, 3);
+  lmm_solve(s);
+  ck_val(h, 3.0 / 7);
+  ck_val(y, 4.0 / 7);
+  ck_val(x, 57.0 / 7); /* exact mode: 10 */
+  lmm_free(s);
+}
+END_TEST
+
+/* ======================================================================
  * SMPI_MODEL.md §2.3: two flows into Jupiter sharing link 9
  * ====================================================================== */
 
@@ -968,6 +1502,12 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, shared_slack_check);
   tcase_add_test(inc, random_exact_vs_fresh);
   tcase_add_test(inc, random_simgrid_mode_modified);
+  tcase_add_test(inc, local_chain_widening);
+  tcase_add_test(inc, local_group_backbone);
+  tcase_add_test(inc, local_random_vs_fresh);
+  tcase_add_test(inc, local_fatpipe_frozen_top);
+  tcase_add_test(inc, local_check_slack_scale);
+  tcase_add_test(inc, exact_slack_readmit);
   tcase_set_timeout(inc, 120);
   suite_add_tcase(su, inc);
   return su;
