@@ -277,6 +277,7 @@ struct lmm_cnst {
   double load;                   /* local check: sum (FATPIPE: max) of a x, enabled a > 0 */
   double maxlev;                 /* local check: max of p x over the same elements */
   uint64_t load_chk;             /* local check: == system lchk when load, maxlev are fresh */
+  size_t load_n;                 /* local check: the number of terms of load */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -630,9 +631,11 @@ static void slack_enable(lmm_system *s, lmm_var *v) {
   }
 }
 
-/* e's variable is disabled or freed: e no longer counts in its (slack) constraint. */
+/* e's variable is disabled or freed: e no longer counts in its (slack) constraint. Only
+ * enabled elements count in S (a disabled one may keep the contrib of a run before its
+ * constraint went out). */
 static inline void slack_elem_leave(const lmm_system *s, lmm_elem *e) {
-  if (!e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+  if (e->enabled && !e->cnst->fatpipe && cnst_out(s, e->cnst)) {
     e->cnst->S -= e->contrib;
     e->contrib = 0.0;
   }
@@ -1354,11 +1357,15 @@ static void saturated_var_update(lmm_system *s) {
 
 /* Usage of a FATPIPE constraint: the max of a/p over its unfixed enabled elements
  * (a fixed variable has value > 0), with the number of elements reaching it. */
+static int local_fp_top(const lmm_elem *e);
+
 static void fatpipe_rescan(const lmm_system *s, lmm_cnst *c) {
   c->usage = 0.0;
   c->top_count = 0;
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
-    if (e->var->value > 0 || e->weight <= 0 || (s->local && e->var->lv != s->lsolve))
+    if (e->weight <= 0)
+      continue;
+    if (s->local && e->var->lv != s->lsolve ? !local_fp_top(e) : e->var->value > 0)
       continue;
     double x = e->weight / e->var->penalty;
     if (x > c->usage) {
@@ -1737,7 +1744,7 @@ static void append_fast(lmm_system *s) {
  * Local: verified local re-solves (lmm_set_local; the idea is in the file comment)
  * ====================================================================== */
 
-#define LOCAL_TOL 1e-9    /* relative slack of the bottleneck checks */
+#define LOCAL_TOL 1e-12   /* relative slack of the bottleneck checks */
 #define LOCAL_ROUNDS 8    /* widenings before the whole component is re-solved */
 
 static void seed_add(lmm_system *s, lmm_cnst *c) {
@@ -1814,9 +1821,12 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
     lmm_var *v = e->var;
     if (v->lv != s->lsolve) {
       frozen += e->weight * v->value;
-      continue;
+      if (!c->fatpipe || !local_fp_top(e))
+        continue;
+    } else {
+      v->value = 0.0;
+      make_active(e);
     }
-    v->value = 0.0;
     double x = e->weight / v->penalty;
     if (!c->fatpipe)
       c->usage += x;
@@ -1824,14 +1834,20 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
       c->usage = x, c->top_count = 1;
     else if (c->usage == x)
       c->top_count++;
-    make_active(e);
   }
   c->remaining = c->fatpipe ? c->bound : c->bound - frozen;
-  if (!(c->usage > 0))
+  if (!c->ac_head || !(c->usage > 0))
     return 0;
   if (!double_positive(c->remaining, c->bound * s->precision))
     return -1;
   return 1;
+}
+
+/* A frozen variable that fills the FATPIPE constraint of e alone (a x = bound) was fixed
+ * there, at the level bound p / a: in a solve of the component it would still be unfixed,
+ * and count in the constraint's usage, until that level. */
+static int local_fp_top(const lmm_elem *e) {
+  return e->weight * e->var->value >= e->cnst->bound * (1 - LOCAL_TOL);
 }
 
 /* One run over V and C. Returns 0 when some frozen variables had to join V first (the run
@@ -1885,15 +1901,25 @@ static void local_load(const lmm_system *s, lmm_cnst *c) {
     return;
   c->load_chk = s->lchk;
   double load = 0.0, maxlev = 0.0;
+  size_t n = 0;
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
     if (e->weight <= 0)
       continue;
     double x = e->weight * e->var->value;
     load = c->fatpipe ? dmax(load, x) : load + x;
     maxlev = dmax(maxlev, e->var->penalty * e->var->value);
+    n++;
   }
+  c->load_n = n;
   c->load = load;
   c->maxlev = maxlev;
+}
+
+/* Whether SHARED c is full for a variable taking ax of it: what is left would raise it
+ * by at most LOCAL_TOL of its share (plus the rounding of the load's sum), so a check at
+ * the variable's scale, not the capacity's: a small share of a large link stays exact. */
+static int local_full(const lmm_cnst *c, double ax) {
+  return c->bound - c->load <= LOCAL_TOL * ax + 4e-16 * (double)c->load_n * c->bound;
 }
 
 static int local_certified(const lmm_system *s, lmm_var *v) {
@@ -1908,7 +1934,7 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
       continue;
     if (!c->fatpipe)
       local_load(s, c);
-    if (!c->fatpipe ? c->load >= c->bound * (1 - LOCAL_TOL) && lev >= c->maxlev * (1 - LOCAL_TOL)
+    if (!c->fatpipe ? local_full(c, e->weight * v->value) && lev >= c->maxlev * (1 - LOCAL_TOL)
                     : e->weight * v->value >= c->bound * (1 - LOCAL_TOL) ||
                           (c->lsat_solve == s->n_solves && fabs(lev - c->lsat) <= c->lsat * LOCAL_TOL)) {
       v->fix_cnst = c; /* its bottleneck now: a change there must re-solve it */
@@ -2043,10 +2069,10 @@ static void local_verify(lmm_system *s) {
     else
       v->value = v->old_value;
   }
-  s->n_lvars = nv;
   if (worst > 1e-12)
     fprintf(stderr, "lmm verify: solve %llu: V %zu of %zu, worst %.3g\n", (unsigned long long)s->n_local, nv,
             s->n_lvars, worst);
+  s->n_lvars = nv;
   free(keep);
 }
 
