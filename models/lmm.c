@@ -1763,6 +1763,17 @@ static void dirty_add(lmm_system *s, lmm_var *v) {
   s->dirty[s->n_dirty++] = v;
 }
 
+/* An inert FATPIPE constraint (every variable on it has another constraint with a smaller
+ * bound / a: "Inert FATPIPE" above) never fills, so it stays out of C; local_check verifies
+ * it against the values and pins it in when a variable comes close. */
+static int local_skip(const lmm_cnst *c) { return c->fatpipe && c->n_uncov == 0 && !c->pinned; }
+
+static void local_add_cnst(lmm_system *s, lmm_cnst *c) {
+  c->lc = s->lsolve;
+  GROW(s->lcnsts, s->lcnsts_cap, s->n_lcnsts + 1);
+  s->lcnsts[s->n_lcnsts++] = c;
+}
+
 /* v (enabled) joins V: its value is re-solved; its constraints join C. */
 static void local_add_var(lmm_system *s, lmm_var *v) {
   if (v->lv == s->lsolve || v->penalty <= 0)
@@ -1772,11 +1783,8 @@ static void local_add_var(lmm_system *s, lmm_var *v) {
   GROW(s->lvars, s->lvars_cap, s->n_lvars + 1);
   s->lvars[s->n_lvars++] = v;
   for (lmm_elem *e = v->elems; e; e = e->var_next)
-    if (e->cnst->lc != s->lsolve) {
-      e->cnst->lc = s->lsolve;
-      GROW(s->lcnsts, s->lcnsts_cap, s->n_lcnsts + 1);
-      s->lcnsts[s->n_lcnsts++] = e->cnst;
-    }
+    if (e->cnst->lc != s->lsolve && !local_skip(e->cnst))
+      local_add_cnst(s, e->cnst);
 }
 
 /* Every enabled variable (a > 0) of c joins V. */
@@ -1950,6 +1958,14 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
 static size_t local_check(lmm_system *s) {
   size_t nc = s->n_lcnsts, fails = 0;
   s->lchk++;
+  for (size_t i = 0; i < s->n_lvars; i++) /* the inert FATPIPE constraints left out */
+    for (const lmm_elem *e = s->lvars[i]->elems; e; e = e->var_next)
+      if (e->cnst->lc != s->lsolve && e->weight > 0 && local_skip(e->cnst) &&
+          !(e->weight * e->var->value < e->cnst->bound * (1 - 1e-9))) {
+        e->cnst->pinned = 1; /* in for good: rare, and then it matters */
+        local_add_cnst(s, e->cnst);
+        fails++;
+      }
   for (size_t i = 0; i < nc; i++) {
     const lmm_cnst *c = s->lcnsts[i];
     double sat = c->lsat_solve == s->n_solves ? c->lsat * (1 + LOCAL_TOL) : INFINITY;
