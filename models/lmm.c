@@ -394,6 +394,9 @@ struct lmm_system {
   size_t satc_cap;           /* its capacity */
   uint64_t n_local, n_widen, n_full; /* local: solves, widenings, fallbacks to a component */
   int verify;                /* local: LMM_VERIFY set (debugging) */
+  int auto_local;            /* lmm_set_local(s, 2): switch to local mode on large solves */
+  uint64_t n_big;            /* auto: solves of a large component that formed no group */
+  uint64_t sum_mod, n_exact; /* exact-mode solves and their constraints, for LMM_STATS */
   uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
   uint64_t n_above, n_uncert; /* local: check failures of each kind, for LMM_STATS */
 };
@@ -758,6 +761,11 @@ static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
 #endif
 #define GRP_MIN LMM_GRP_MIN
 
+/* lmm_set_local(s, 2): exact mode until LOCAL_AUTO_SOLVES solves have each re-solved at
+ * least LOCAL_AUTO_CNSTS constraints without forming a group, local mode after. */
+#define LOCAL_AUTO_CNSTS 128
+#define LOCAL_AUTO_SOLVES 32
+
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
 
 static int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && gen == s->grp_gen; }
@@ -1039,6 +1047,9 @@ void lmm_free(lmm_system *s) {
   if (!s)
     return;
   if (getenv("LMM_STATS")) {
+    fprintf(stderr, "lmm: %s mode, %llu large solves without a group; %llu exact-mode solves of %.1f constraints\n",
+            s->local ? "local" : s->exact ? "exact" : "SimGrid", (unsigned long long)s->n_big,
+            (unsigned long long)s->n_exact, (double)s->sum_mod / (double)(s->n_exact + !s->n_exact));
     fprintf(stderr,
             "lmm: %llu local solves, %llu widenings (%llu above, %llu without bottleneck), %llu whole "
             "components, %llu runs; per solve V %.1f C %.1f listed %.1f\n",
@@ -1070,9 +1081,12 @@ void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0
 
 void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
 
-void lmm_set_local(lmm_system *s, int on) {
-  s->local = on != 0;
-  if (s->local)
+int lmm_local_on(const lmm_system *s) { return s->local; }
+
+void lmm_set_local(lmm_system *s, int mode) {
+  s->local = mode == 1;
+  s->auto_local = mode == 2;
+  if (mode)
     s->exact = 1;
   s->verify = getenv("LMM_VERIFY") != NULL;
 }
@@ -1443,7 +1457,7 @@ static inline void refresh_light(lmm_system *s, lmm_cnst *c) {
 static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
   lmm_cnst *c = e->cnst;
   if (!c->fatpipe) {
-    if (c->slack && s->exact) {
+    if (c->slack && s->exact && !s->local) { /* (a flag left from before an automatic switch) */
       slack_fixed(s, e, v->fix_t);
       make_inactive(e);
       return;
@@ -2109,6 +2123,10 @@ void lmm_solve(lmm_system *s) {
     collect_modified(s);
     if (s->exact && !s->grp_on)
       grp_form(s);
+    s->sum_mod += s->n_mod;
+    s->n_exact++;
+    if (s->auto_local && !s->grp_on && s->n_mod >= LOCAL_AUTO_CNSTS && ++s->n_big >= LOCAL_AUTO_SOLVES)
+      s->local = 1; /* from the next round on (the walk-free state is the same: see lmm_set_local) */
   }
   append_fast(s);
   s->modified = 0;

@@ -95,7 +95,13 @@ void lmm_set_exact_incremental(lmm_system *s, int exact);
  * constraints are not used (the local solve does not walk components). lmm_next_modified
  * then lists only the variables whose value changed (and those entering or leaving the
  * group). Set the mode before adding variables. */
-void lmm_set_local(lmm_system *s, int on);
+/* mode: 0 off, 1 local mode, 2 automatic: exact mode while it pays (its solves of small
+ * components and its group are cheaper than the local checks), switching to local mode for
+ * good once 32 solves have each re-solved 128 or more constraints without forming a group
+ * (desynchronised flows on a machine-wide component). */
+void lmm_set_local(lmm_system *s, int mode);
+/* 1 when the local mode is on (set, or switched on by the automatic mode). */
+int lmm_local_on(const lmm_system *s);
 
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
  * order in which its solve fills the modified action set (the re-solved constraints in

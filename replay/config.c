@@ -62,8 +62,8 @@ static const key keys[] = {
     {"maxmin/precision", K_DOUBLE, "1e-5", OFF(maxmin_precision), "solver relative precision"},
     {"tir/simgrid-marking", K_BOOL, "no", OFF(simgrid_marking),
      "mark only a flow's first link on enabling, as SimGrid 3.32 (doc/model.md)"},
-    {"tir/local-solve", K_BOOL, "no", OFF(local_solve),
-     "re-solve only the flows a change can move, to 1e-9 (doc/model.md)"},
+    {"tir/local-solve", K_STRING, "auto", 0,
+     "yes: re-solve only the flows a change can move; no: whole components; auto (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
@@ -241,6 +241,13 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
                                           "network/model: only SMPI is supported here; use "
                                           "--network-model hybrid|loggps|fluid")
                                  : 0;
+  if (!strcmp(k->name, "tir/local-solve")) {
+    if (!strcmp(value, "auto"))
+      c->local_solve = 2;
+    else if (parse_bool(value, &c->local_solve) < 0)
+      return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no or auto", value);
+    return 0;
+  }
   if (!strcmp(k->name, "cpu/model"))
     return strcmp(value, "Cas01") ? x_err(err, errlen, "cpu/model: only Cas01 is supported") : 0;
   /* smpi/coll-selector */
@@ -315,6 +322,7 @@ void cfg_init(config *c) {
     }
   }
   snprintf(c->coll_selector, sizeof c->coll_selector, "default");
+  c->local_solve = 2; /* tir/local-solve:auto */
 }
 
 void cfg_free(config *c) {

@@ -43,7 +43,7 @@ typedef struct config {
   double maxmin_precision; /* maxmin/precision */
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
-  int local_solve;         /* tir/local-solve: verified local re-solves (lmm_set_local) */
+  int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto (lmm_set_local's modes) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
   char coll_selector[32];
   char coll_algo[16][48]; /* indexed by coll_kind (coll.h) */

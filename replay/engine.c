@@ -154,8 +154,9 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
    * of the system when two variables sharing a constraint are enabled at the same date in
    * one order (and not in the other): tir marks them all, and gets the max-min solution. */
   lmm_set_exact_incremental(e->sys, !c->simgrid_marking);
+  /* Local re-solves (forced, or automatic once large components keep being re-solved). */
   if (c->local_solve && !c->simgrid_marking)
-    lmm_set_local(e->sys, 1);
+    lmm_set_local(e->sys, c->local_solve);
   /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
    * actions in its solve's order: with both, which of two flows ending (or leaving their
    * latency) at one date goes first is SimGrid's, and so is the marking that follows. */
