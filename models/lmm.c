@@ -148,15 +148,25 @@
  *     saturating it at j's level), which becomes its fix_cnst. Failing variables join V and
  *     the run is repeated; after LOCAL_ROUNDS rounds V becomes the whole component.
  * When the checks pass, V's values with the frozen ones satisfy the bottleneck property,
- * hence are the max-min solution (to rounding: relative 1e-9 in the checks, and the frozen
- * shares are subtracted in another order than a solve of the component would; on every
- * bench case the simulated times came out digit for digit the same). Only the variables
- * whose value changed are listed. A run whose V covers a component that qualifies forms
+ * hence are the max-min solution (to rounding: relative 1e-12 in the checks, fullness at
+ * the scale of the variable's share, and the frozen shares are subtracted in another order
+ * than a solve of the component would; on every bench case the simulated times came out
+ * digit for digit the same). Two details: a frozen variable that alone fills a FATPIPE
+ * constraint still counts in its usage (it would be unfixed until that level in a solve of
+ * the component, and SimGrid's FATPIPE rule fixes everything on it there); and an inert
+ * FATPIPE constraint stays out of C, checked against V's values after each run (pinned in
+ * for good when a variable comes within 1e-9 of filling it). Only the variables whose
+ * value changed are listed. A run whose V covers a component that qualifies forms
  * the group as in exact mode; a dissolved group's variables are dirty (re-solved and
  * listed). Costs: O(elements of C) per run instead of O(elements of the component): on
  * the 2,048-node fat tree, 9-15 variables and 20-27 constraints per solve. LMM_STATS
  * prints counters at lmm_free; LMM_VERIFY compares every local solve with a solve of its
- * component and prints the differences above 1e-12 (debugging). */
+ * component and prints the differences above 1e-12 (debugging). The automatic mode
+ * (lmm_set_local(s, 2)) runs exact mode, whose component solves and group are cheaper on
+ * small or lock-step systems, and switches to local mode for good after LOCAL_AUTO_SOLVES
+ * solves of LOCAL_AUTO_CNSTS or more constraints that formed no group; the switch needs
+ * nothing but the flag, as exact mode keeps fix_cnst and the invariant (every solve
+ * re-solves whole components), and the slack flags it leaves are ignored in local mode. */
 #include "lmm.h"
 
 #include <assert.h>
