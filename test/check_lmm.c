@@ -1042,9 +1042,10 @@ END_TEST
 /* Randomized: the same operations on a local-mode system and an exact-mode one, both
  * compared with a from-scratch solve after every lmm_solve. */
 
-#define LR_CNSTS 12
-#define LR_VARS 128 /* at most 60 operations plus the initial variables */
+#define LR_CNSTS 12 /* most constraints of a random system */
 #define LR_EXP 4
+#define LR_MAX_CNSTS 256 /* room in an lr_sys (local_auto_switch builds a larger one) */
+#define LR_MAX_VARS 512
 
 typedef struct lr_var {
   lmm_var *l, *e;        /* in the local and the exact system; NULL once freed */
@@ -1060,13 +1061,14 @@ typedef struct lr_var {
 typedef struct lr_sys {
   uint64_t seed, rng;
   lmm_system *l, *e;
-  lmm_cnst *cl[LR_CNSTS], *ce[LR_CNSTS];
-  double cbound[LR_CNSTS];
-  int fatpipe[LR_CNSTS];
+  lmm_cnst *cl[LR_MAX_CNSTS], *ce[LR_MAX_CNSTS];
+  double cbound[LR_MAX_CNSTS];
+  int fatpipe[LR_MAX_CNSTS];
   int nc;
-  lr_var v[LR_VARS];
+  lr_var v[LR_MAX_VARS];
   int nv;
   int nsolves; /* solves checked */
+  int nlisted; /* variables the local system handed out at the last solve */
 } lr_sys;
 
 static double lr_rnd(lr_sys *r) {
@@ -1090,27 +1092,41 @@ static double lr_bound(lr_sys *r) {
   return r->cbound[lr_int(r, r->nc)] * (0.01 + 0.99 * lr_rnd(r));
 }
 
-static void lr_expand(lr_sys *r, lr_var *x) {
-  double dice = lr_rnd(r);
-  int c = lr_int(r, r->nc);
-  double w = dice < 0.6 ? 1.0 : dice < 0.92 ? 0.05 : 0.0; /* forward, cross-traffic, 0 */
+/* Adds coefficient w of x on constraint c in both systems. */
+static void lr_put(lr_sys *r, lr_var *x, int c, double w) {
   x->cnst[x->n] = c;
   x->coeff[x->n++] = w;
   lmm_expand(r->l, r->cl[c], x->l, w);
   lmm_expand(r->e, r->ce[c], x->e, w);
 }
 
-/* A new variable with penalty p (0: disabled) expanded on 1-4 constraints. */
-static lr_var *lr_new(lr_sys *r, double p) {
-  if (r->nv == LR_VARS)
+static void lr_expand(lr_sys *r, lr_var *x) {
+  double dice = lr_rnd(r);
+  int c = lr_int(r, r->nc);
+  double w = dice < 0.6 ? 1.0 : dice < 0.92 ? 0.05 : 0.0; /* forward, cross-traffic, 0 */
+  lr_put(r, x, c, w);
+}
+
+/* A new variable with penalty p (0: disabled) and the given bound, on no constraint yet;
+ * NULL when the lr_sys is full. */
+static lr_var *lr_var_add(lr_sys *r, double p, double bound) {
+  if (r->nv == LR_MAX_VARS)
     return NULL;
   lr_var *x = &r->v[r->nv];
   x->id = r->nv++;
   x->penalty = p;
-  x->bound = lr_bound(r);
+  x->bound = bound;
   x->glevel = -1;
   x->l = lmm_var_new(r->l, &x->id, p, x->bound);
   x->e = lmm_var_new(r->e, &x->id, p, x->bound);
+  return x;
+}
+
+/* A new variable with penalty p (0: disabled) expanded on 1-4 constraints. */
+static lr_var *lr_new(lr_sys *r, double p) {
+  if (r->nv == LR_MAX_VARS)
+    return NULL;
+  lr_var *x = lr_var_add(r, p, lr_bound(r));
   for (int k = 1 + lr_int(r, LR_EXP); k > 0; k--)
     lr_expand(r, x);
   return x;
@@ -1150,10 +1166,11 @@ static double lr_scale(const lr_sys *r, const lr_var *x) {
  * stayed at the same level of the group (its value follows the level, lmm.h); no
  * variable twice. */
 static void lr_solve_check(lr_sys *r) {
-  static char listed[LR_VARS];
+  static char listed[LR_MAX_VARS];
   lmm_solve(r->l);
   lmm_solve(r->e);
   r->nsolves++;
+  r->nlisted = 0;
   for (int i = 0; i < r->nv; i++)
     listed[i] = 0;
   lmm_var *m;
@@ -1162,13 +1179,14 @@ static void lr_solve_check(lr_sys *r) {
     if (!r->v[id].l || listed[id])
       ck_abort_msg("seed %d: variable %d handed out twice or after its free", (int)r->seed, id);
     listed[id] = 1;
+    r->nlisted++;
   }
   while (lmm_next_modified(r->e))
     ;
   lmm_system *f = lmm_new(PREC);
   lmm_set_exact_incremental(f, 1);
-  lmm_cnst *c[LR_CNSTS];
-  lmm_var *fv[LR_VARS] = {0};
+  lmm_cnst *c[LR_MAX_CNSTS];
+  lmm_var *fv[LR_MAX_VARS] = {0};
   for (int i = 0; i < r->nc; i++)
     c[i] = lmm_cnst_new(f, r->cbound[i], r->fatpipe[i]);
   for (int i = 0; i < r->nv; i++) {
@@ -1203,16 +1221,29 @@ static void lr_solve_check(lr_sys *r) {
   lmm_free(f);
 }
 
-static void lr_run(uint64_t seed, int ops) {
-  static const double caps[] = {1, 10, 125e6, 1.25e9};
+/* An empty pair of systems: r->l with lmm_set_local(mode), r->e in exact mode. */
+static lr_sys *lr_open(uint64_t seed, int mode) {
   lr_sys *r = calloc(1, sizeof *r);
   ck_assert_ptr_nonnull(r);
   r->seed = seed;
   r->rng = seed * 0x9E3779B97F4A7C15ull + 7;
   r->l = lmm_new(PREC);
-  lmm_set_local(r->l, 1);
+  lmm_set_local(r->l, mode);
   r->e = lmm_new(PREC);
   lmm_set_exact_incremental(r->e, 1);
+  return r;
+}
+
+static void lr_close(lr_sys *r) {
+  lmm_free(r->l);
+  lmm_free(r->e);
+  free(r);
+}
+
+/* A random run of ops operations, r->l in local mode (mode 1) or automatic (mode 2). */
+static void lr_run(uint64_t seed, int ops, int mode) {
+  static const double caps[] = {1, 10, 125e6, 1.25e9};
+  lr_sys *r = lr_open(seed, mode);
   r->nc = 3 + lr_int(r, LR_CNSTS - 2);
   for (int i = 0; i < r->nc; i++) {
     r->cbound[i] = caps[lr_int(r, 4)];
@@ -1258,9 +1289,9 @@ static void lr_run(uint64_t seed, int ops) {
       lr_solve_check(r);
   }
   lr_solve_check(r);
-  lmm_free(r->l);
-  lmm_free(r->e);
-  free(r);
+  if (mode == 2) /* at most 12 constraints: never 128 re-solved, exact mode throughout */
+    ck_assert_msg(!lmm_local_on(r->l), "seed %d: mode 2 switched on %d constraints", (int)seed, r->nc);
+  lr_close(r);
 }
 
 START_TEST(local_random_vs_fresh) {
@@ -1280,7 +1311,102 @@ START_TEST(local_random_vs_fresh) {
    * slack) and exact_slack_readmit (seed 109: exact mode differs from fresh). Without
    * FATPIPE constraints, only seeds 25, 109 and 166 fail. No near-tie was involved. */
   for (uint64_t seed = 1; seed <= 200; seed++)
-    lr_run(seed, 60);
+    lr_run(seed, 60, 1);
+}
+END_TEST
+
+/* The automatic mode (lmm_set_local(s, 2)) on a system whose component is large and never
+ * groups: a chain of 200 SHARED constraints of distinct capacities in [100, 101), chain
+ * variable i on c_i and c_i+1 (coefficient 1) and on c_(37 i + 11) mod 200 (0.05, cross
+ * traffic, tying the chain into one component that freeing a variable does not split),
+ * penalties 1, 1.05 or 0.95. Each constraint carries two flows of nearly equal shares, so
+ * few are slack (exact mode leaves those out of the component: with penalties 0.5-2 or
+ * capacities 100-110 so many went out that the solves fell below 128 constraints before
+ * the 32nd; here they stay above 136), and the filling saturates the constraints one or
+ * two at a time along the chain: no group forms. Every change then re-solves most of the
+ * chain in exact mode (128 or more variables handed out). One change per
+ * round: free a variable, create one disabled, expand it on two adjacent constraints plus
+ * cross traffic and enable it, or change a penalty. The first solve and the 31 after it are
+ * large exact-mode solves: lmm_local_on is 0 after the first 31 and 1 from the 32nd on
+ * (switched for good). After every solve, before and after the switch, the values equal a
+ * from-scratch solve (1e-9 relative) and every variable whose value changed was handed
+ * out (lr_solve_check, with an exact-mode system driven alike); no variable is in a group.
+ * In local mode, some change must move fewer than 128 variables (the local solve pays). */
+#define LA_N 200
+
+static void la_check(lr_sys *r, int solve) {
+  lr_solve_check(r);
+  for (int i = 0; i < r->nv; i++)
+    if (r->v[i].l)
+      ck_assert_msg(lmm_var_group(r->v[i].l) == -1, "solve %d: variable %d in the group", solve, i);
+}
+
+/* A new enabled chain variable on c_i and c_i+1 (1) and c_(37 i + 11) mod LA_N (0.05),
+ * created disabled, expanded, then enabled (a flow after its latency phase). */
+static void la_new(lr_sys *r, int i, double p) {
+  lr_var *x = lr_var_add(r, 0, -1);
+  ck_assert_ptr_nonnull(x);
+  lr_put(r, x, i, 1);
+  lr_put(r, x, i + 1, 1);
+  int k = (37 * i + 11) % LA_N;
+  if (k != i && k != i + 1)
+    lr_put(r, x, k, 0.05);
+  lr_set_penalty(r, x, p);
+}
+
+START_TEST(local_auto_switch) {
+  static const double pen[] = {1, 1.05, 0.95};
+  lr_sys *r = lr_open(42, 2);
+  r->nc = LA_N;
+  for (int i = 0; i < LA_N; i++) {
+    r->cbound[i] = 100 + lr_rnd(r);
+    r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
+    r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
+  }
+  for (int i = 0; i + 1 < LA_N; i++)
+    la_new(r, i, pen[lr_int(r, 3)]);
+  int small = 0; /* local solves that handed out fewer than 128 variables */
+  for (int solve = 1; solve <= 64; solve++) {
+    if (solve > 1) {
+      lr_var *x;
+      switch (solve % 3) {
+      case 0: /* free a live variable */
+        x = lr_pick(r, 1);
+        ck_assert_ptr_nonnull(x);
+        lmm_var_free(r->l, x->l);
+        lmm_var_free(r->e, x->e);
+        x->l = x->e = NULL;
+        break;
+      case 1: /* a new flow somewhere on the chain */
+        la_new(r, lr_int(r, LA_N - 1), pen[lr_int(r, 3)]);
+        break;
+      default: /* a penalty change */
+        x = lr_pick(r, 1);
+        ck_assert_ptr_nonnull(x);
+        lr_set_penalty(r, x, x->penalty == 1 ? 1.05 : 1);
+        break;
+      }
+    }
+    la_check(r, solve);
+    ck_assert_msg(lmm_local_on(r->l) == (solve >= 32), "solve %d: lmm_local_on %d", solve,
+                  lmm_local_on(r->l));
+    if (solve <= 32) /* exact mode: the whole chain re-solved and handed out */
+      ck_assert_msg(r->nlisted >= 128, "solve %d: %d handed out", solve, r->nlisted);
+    else if (r->nlisted < 128)
+      small++;
+  }
+  ck_assert_int_gt(small, 0);
+  lr_close(r);
+}
+END_TEST
+
+START_TEST(local_auto_small) {
+  /* The automatic mode on small systems (3-12 constraints, the random runs of
+   * local_random_vs_fresh, 300 operations): no solve re-solves 128 constraints, so it
+   * stays in exact mode however many solves (lr_run asserts lmm_local_on == 0 at the end;
+   * the switch is for good), with values equal to a from-scratch solve throughout. */
+  for (uint64_t seed = 1; seed <= 20; seed++)
+    lr_run(seed, 300, 2);
 }
 END_TEST
 
@@ -1505,6 +1631,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_chain_widening);
   tcase_add_test(inc, local_group_backbone);
   tcase_add_test(inc, local_random_vs_fresh);
+  tcase_add_test(inc, local_auto_switch);
+  tcase_add_test(inc, local_auto_small);
   tcase_add_test(inc, local_fatpipe_frozen_top);
   tcase_add_test(inc, local_check_slack_scale);
   tcase_add_test(inc, exact_slack_readmit);

@@ -1,0 +1,51 @@
+/* check_config.c - unit tests of the replayer's configuration keys (replay/config.c).
+ *
+ * tir/local-solve: the default is auto (local_solve 2, lmm_set_local's automatic mode);
+ * yes, no and auto (and the other boolean spellings) are accepted, anything else is
+ * rejected with a message naming the key and the bad value, leaving the setting as it was. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+START_TEST(local_solve_key) {
+  config c;
+  char err[256];
+  cfg_init(&c);
+  ck_assert_int_eq(c.local_solve, 2); /* default: auto */
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:no", err, sizeof err), 0);
+  ck_assert_int_eq(c.local_solve, 0);
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:yes", err, sizeof err), 0);
+  ck_assert_int_eq(c.local_solve, 1);
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:auto", err, sizeof err), 0);
+  ck_assert_int_eq(c.local_solve, 2);
+  ck_assert_int_eq(cfg_set(&c, "tir/local-solve", "off", err, sizeof err), 0);
+  ck_assert_int_eq(c.local_solve, 0);
+  ck_assert_int_eq(cfg_set(&c, "tir/local-solve", "1", err, sizeof err), 0);
+  ck_assert_int_eq(c.local_solve, 1);
+  err[0] = 0;
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:maybe", err, sizeof err), -1);
+  ck_assert_str_eq(err, "tir/local-solve: 'maybe' is not yes, no or auto");
+  ck_assert_int_eq(c.local_solve, 1); /* unchanged */
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:", err, sizeof err), -1);
+  ck_assert_ptr_nonnull(strstr(err, "tir/local-solve"));
+  cfg_free(&c);
+}
+END_TEST
+
+static Suite *config_suite(void) {
+  Suite *su = suite_create("config");
+  TCase *keys = tcase_create("keys");
+  tcase_add_test(keys, local_solve_key);
+  suite_add_tcase(su, keys);
+  return su;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(config_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
