@@ -164,7 +164,7 @@
  * component and prints the differences above 1e-12 (debugging). The automatic mode
  * (lmm_set_local(s, 2)) runs exact mode, whose component solves and group are cheaper on
  * small or lock-step systems, and switches to local mode for good after LOCAL_AUTO_SOLVES
- * solves of LOCAL_AUTO_CNSTS or more constraints that formed no group; the switch needs
+ * solves of LOCAL_AUTO_SIZE or more constraints or variables that formed no group; the switch needs
  * nothing but the flag, as exact mode keeps fix_cnst and the invariant (every solve
  * re-solves whole components), and the slack flags it leaves are ignored in local mode. */
 #include "lmm.h"
@@ -772,8 +772,9 @@ static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
 #define GRP_MIN LMM_GRP_MIN
 
 /* lmm_set_local(s, 2): exact mode until LOCAL_AUTO_SOLVES solves have each re-solved at
- * least LOCAL_AUTO_CNSTS constraints without forming a group, local mode after. */
-#define LOCAL_AUTO_CNSTS 128
+ * least LOCAL_AUTO_SIZE constraints or variables without forming a group, local mode after
+ * (variables too: slack constraints left out of a solve do not shrink that count). */
+#define LOCAL_AUTO_SIZE 128
 #define LOCAL_AUTO_SOLVES 32
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
@@ -2135,7 +2136,8 @@ void lmm_solve(lmm_system *s) {
       grp_form(s);
     s->sum_mod += s->n_mod;
     s->n_exact++;
-    if (s->auto_local && !s->grp_on && s->n_mod >= LOCAL_AUTO_CNSTS && ++s->n_big >= LOCAL_AUTO_SOLVES)
+    if (s->auto_local && !s->grp_on && (s->n_mod >= LOCAL_AUTO_SIZE || s->n_out >= LOCAL_AUTO_SIZE) &&
+        ++s->n_big >= LOCAL_AUTO_SOLVES)
       s->local = 1; /* from the next round on (the walk-free state is the same: see lmm_set_local) */
   }
   append_fast(s);

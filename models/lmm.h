@@ -97,8 +97,8 @@ void lmm_set_exact_incremental(lmm_system *s, int exact);
  * group). Set the mode before adding variables. */
 /* mode: 0 off, 1 local mode, 2 automatic: exact mode while it pays (its solves of small
  * components and its group are cheaper than the local checks), switching to local mode for
- * good once 32 solves have each re-solved 128 or more constraints without forming a group
- * (desynchronised flows on a machine-wide component). */
+ * good once 32 solves have each re-solved 128 or more constraints or variables without
+ * forming a group (desynchronised flows on a machine-wide component). */
 void lmm_set_local(lmm_system *s, int mode);
 /* 1 when the local mode is on (set, or switched on by the automatic mode). */
 int lmm_local_on(const lmm_system *s);
