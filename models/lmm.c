@@ -288,6 +288,7 @@ struct lmm_cnst {
   double maxlev;                 /* local check: max of p x over the same elements */
   uint64_t load_chk;             /* local check: == system lchk when load, maxlev are fresh */
   size_t load_n;                 /* local check: the number of terms of load */
+  size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -410,6 +411,16 @@ struct lmm_system {
   uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
   uint64_t n_above, n_uncert; /* local: check failures of each kind, for LMM_STATS */
 };
+
+/* v's bottleneck becomes c (NULL: its bound, or none), counted in c->n_fix: a constraint
+ * that fixes no variable needs no bottleneck check in local mode. */
+static inline void set_fix(lmm_var *v, lmm_cnst *c) {
+  if (v->fix_cnst)
+    v->fix_cnst->n_fix--;
+  v->fix_cnst = c;
+  if (c)
+    c->n_fix++;
+}
 
 /* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
  * results to 0; strictly greater than the precision; closer than the precision. */
@@ -937,7 +948,7 @@ static void grp_join(lmm_system *s, lmm_var *v, int k) {
     s->grp_cap = dmin(s->grp_cap, v->bound * v->penalty);
   v->grp_gen = s->grp_gen;
   v->gidx = k;
-  v->fix_cnst = s->grp_b[k];
+  set_fix(v, s->grp_b[k]);
   s->grp_n++;
   GROW(s->fast, s->fast_cap, s->n_fast + 1);
   v->fast_slot = s->n_fast;
@@ -1233,6 +1244,7 @@ static void disable_var(lmm_system *s, lmm_var *v) {
   }
   v->penalty = 0.0;
   v->value = 0.0;
+  set_fix(v, NULL);
 }
 
 void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
@@ -1295,6 +1307,7 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
     mark_from_var(s, v); /* before detaching: the walk must see v */
   }
   fp_leave(s, v);
+  set_fix(v, NULL);
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) { /* one pass: each constraint once (find_elem) */
     next = e->var_next;
@@ -1373,7 +1386,7 @@ static void saturated_var_update(lmm_system *s) {
     for (lmm_elem *e = c->ac_head; e; e = e->ac_next) {
       assert(e->var->penalty > 0);
       if (e->weight > 0 && !e->var->in_sat) {
-        e->var->fix_cnst = c;
+        set_fix(e->var, c);
         sat_push(s, e->var);
       }
     }
@@ -1517,7 +1530,7 @@ static void fix_saturated(lmm_system *s, double min_level, int *by_bound, int it
     if (min_bound < 0)
       v->value = min_level / v->penalty;
     else if (double_equals(min_bound, v->bound * v->penalty, s->precision))
-      v->value = v->bound, v->fix_cnst = NULL;
+      v->value = v->bound, set_fix(v, NULL);
     else
       continue;
     v->fix_round = it >= 0 ? s->n_solves : 0;
@@ -1970,7 +1983,7 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
     if (!c->fatpipe ? local_full(c, e->weight * v->value) && lev >= c->maxlev * (1 - LOCAL_TOL)
                     : e->weight * v->value >= c->bound * (1 - LOCAL_TOL) ||
                           (c->lsat_solve == s->n_solves && fabs(lev - c->lsat) <= c->lsat * LOCAL_TOL)) {
-      v->fix_cnst = c; /* its bottleneck now: a change there must re-solve it */
+      set_fix(v, c); /* its bottleneck now: a change there must re-solve it */
       return 1;
     }
   }
@@ -1993,6 +2006,8 @@ static size_t local_check(lmm_system *s) {
       }
   for (size_t i = 0; i < nc; i++) {
     const lmm_cnst *c = s->lcnsts[i];
+    if (c->lsat_solve != s->n_solves && c->n_fix == 0)
+      continue; /* nothing above its level, no variable whose bottleneck it is */
     double sat = c->lsat_solve == s->n_solves ? c->lsat * (1 + LOCAL_TOL) : INFINITY;
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
       lmm_var *v = e->var;
