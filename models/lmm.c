@@ -1415,6 +1415,17 @@ static void fatpipe_rescan(const lmm_system *s, lmm_cnst *c) {
   }
 }
 
+/* Adds x = a / p of an unfixed element to c's usage: the sum, or (FATPIPE) the max with the
+ * number of elements reaching it. */
+static inline void usage_add(lmm_cnst *c, double x) {
+  if (!c->fatpipe)
+    c->usage += x;
+  else if (c->usage < x)
+    c->usage = x, c->top_count = 1;
+  else if (c->usage == x)
+    c->top_count++;
+}
+
 /* Solve initialisation of one constraint: remaining = bound, usage from its enabled
  * elements (values reset to 0, elements with a coefficient made active). Returns 0
  * when the constraint takes no part (no capacity or no usage). */
@@ -1430,13 +1441,7 @@ static int init_cnst(lmm_system *s, lmm_cnst *c) {
     e->var->value = 0.0;
     if (e->weight <= 0)
       continue;
-    double x = e->weight / e->var->penalty;
-    if (!c->fatpipe)
-      c->usage += x;
-    else if (c->usage < x)
-      c->usage = x, c->top_count = 1;
-    else if (c->usage == x)
-      c->top_count++;
+    usage_add(c, e->weight / e->var->penalty);
     make_active(e);
   }
   return c->usage > 0;
@@ -1873,13 +1878,7 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
       v->value = 0.0;
       make_active(e);
     }
-    double x = e->weight / v->penalty;
-    if (!c->fatpipe)
-      c->usage += x;
-    else if (c->usage < x)
-      c->usage = x, c->top_count = 1;
-    else if (c->usage == x)
-      c->top_count++;
+    usage_add(c, e->weight / v->penalty);
   }
   c->remaining = c->fatpipe ? c->bound : c->bound - frozen;
   if (!c->ac_head || !(c->usage > 0))
