@@ -1766,6 +1766,14 @@ static void end_round(lmm_system *s) {
   s->round++; /* un-visits every variable at once (64 bits: never wraps) */
 }
 
+/* Appends v to the modified output of this round. */
+static void out_push(lmm_system *s, lmm_var *v) {
+  GROW(s->out, s->out_cap, s->n_out + 1);
+  v->out_slot = s->n_out;
+  v->listed = s->round;
+  s->out[s->n_out++] = v;
+}
+
 /* Lists the variables that joined the group this round (those not already listed). */
 static void append_fast(lmm_system *s) {
   for (size_t i = 0; i < s->n_fast; i++) {
@@ -1773,12 +1781,8 @@ static void append_fast(lmm_system *s) {
     if (!v)
       continue;
     v->fast_slot = SIZE_MAX;
-    if (v->listed == s->round)
-      continue;
-    GROW(s->out, s->out_cap, s->n_out + 1);
-    v->out_slot = s->n_out;
-    v->listed = s->round;
-    s->out[s->n_out++] = v;
+    if (v->listed != s->round)
+      out_push(s, v);
   }
   s->n_fast = 0;
 }
@@ -2040,10 +2044,7 @@ static void local_list(lmm_system *s) {
     if (v->value == v->old_value && !v->relist)
       continue;
     v->relist = 0;
-    GROW(s->out, s->out_cap, s->n_out + 1);
-    v->out_slot = s->n_out;
-    v->listed = s->round;
-    s->out[s->n_out++] = v;
+    out_push(s, v);
   }
 }
 
@@ -2068,13 +2069,13 @@ static void local_solve(lmm_system *s) {
   s->n_local++;
   local_seed(s);
   for (int round = 0;; round++) {
-    if (round == LOCAL_ROUNDS) {
-      s->n_full++;
+    if (round >= LOCAL_ROUNDS) { /* then no frozen variable is left on C: one more run */
+      s->n_full += round == LOCAL_ROUNDS;
       local_component(s);
     }
     if (!local_run(s))
       continue;
-    if (round >= LOCAL_ROUNDS || local_check(s) == 0)
+    if (local_check(s) == 0)
       break;
     s->n_widen++;
   }
@@ -2092,12 +2093,8 @@ static void local_solve(lmm_system *s) {
     if (s->grp_on) /* every variable of the group must be listed: the caller follows them */
       for (size_t i = 0; i < s->n_lvars; i++) {
         lmm_var *v = s->lvars[i];
-        if (v->listed == s->round || v->grp_gen != s->grp_gen)
-          continue;
-        GROW(s->out, s->out_cap, s->n_out + 1);
-        v->out_slot = s->n_out;
-        v->listed = s->round;
-        s->out[s->n_out++] = v;
+        if (v->listed != s->round && v->grp_gen == s->grp_gen)
+          out_push(s, v);
       }
   }
 }
