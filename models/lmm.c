@@ -1491,8 +1491,10 @@ static void consume(lmm_system *s, lmm_elem *e, const lmm_var *v) {
       make_inactive(e);
       return;
     }
-    e->contrib = e->weight * v->fix_t;
-    c->S_run += e->contrib;
+    if (!s->local) { /* slack bookkeeping: exact mode only */
+      e->contrib = e->weight * v->fix_t;
+      c->S_run += e->contrib;
+    }
     double_update(&c->remaining, e->weight * v->value, c->bound * s->precision);
     double_update(&c->usage, e->weight / v->penalty, s->precision);
     refresh_light(s, c);
@@ -2000,7 +2002,7 @@ static size_t local_check(lmm_system *s) {
   size_t nc = s->n_lcnsts, fails = 0;
   s->lchk++;
   for (size_t i = 0; i < s->n_lvars; i++) /* the inert FATPIPE constraints left out */
-    for (const lmm_elem *e = s->lvars[i]->elems; e; e = e->var_next)
+    for (const lmm_elem *e = s->lvars[i]->has_fp ? s->lvars[i]->elems : NULL; e; e = e->var_next)
       if (e->cnst->lc != s->lsolve && e->weight > 0 && local_skip(e->cnst) &&
           !(e->weight * e->var->value < e->cnst->bound * (1 - 1e-9))) {
         e->cnst->pinned = 1; /* in for good: rare, and then it matters */
