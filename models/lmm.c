@@ -1894,11 +1894,14 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
   return 1;
 }
 
-/* A frozen variable that fills the FATPIPE constraint of e alone (a x = bound) was fixed
- * there, at the level bound p / a: in a solve of the component it would still be unfixed,
- * and count in the constraint's usage, until that level. */
+/* Whether the frozen variable of e would still be unfixed, hence count in the usage of its
+ * FATPIPE constraint, when the filling reaches the level at which it alone saturates it,
+ * bound / (a / p) (computed as the filling does): when the level at which it was fixed
+ * (its bound times p when a bound fixed it, as the filling compares them) is not below. */
 static int local_fp_top(const lmm_elem *e) {
-  return e->weight * e->var->value >= e->cnst->bound * (1 - LOCAL_TOL);
+  const lmm_var *v = e->var;
+  double level = v->fix_cnst ? v->fix_level : v->bound * v->penalty;
+  return e->weight > 0 && !(level < e->cnst->bound / (e->weight / v->penalty));
 }
 
 /* One run over V and C. Returns 0 when some frozen variables had to join V first (the run

@@ -1304,12 +1304,11 @@ START_TEST(local_random_vs_fresh) {
    * After every solve, the local system and an exact-mode one driven alike equal a
    * from-scratch solve to 1e-9 relative, and the local system handed out every
    * variable whose value changed (lr_solve_check).
-   * FAILING (reported to the lead): 30 of the 200 seeds fail, first seed 2; reduced to
-   * local_fatpipe_frozen_top (most seeds: a frozen variable's a/p left out of a FATPIPE's
-   * usage; also at exact SHARED/FATPIPE ties, where the frozen variable's fix_cnst is the
-   * SHARED one), local_check_slack_scale (seeds 25, 166: errors 1e-8 from the checks'
-   * slack) and exact_slack_readmit (seed 109: exact mode differs from fresh). Without
-   * FATPIPE constraints, only seeds 25, 109 and 166 fail. No near-tie was involved. */
+   * It found three bugs (30 of the 200 seeds failed before their fixes), each reduced to
+   * a test below: local_fatpipe_frozen_top (a frozen variable's a/p left out of a
+   * FATPIPE's usage, also at exact SHARED/FATPIPE ties), local_check_slack_scale (seeds
+   * 25, 166: errors 1e-8 from the checks' slack) and exact_slack_readmit (seed 109: exact
+   * mode differed from fresh). No near-tie was involved. */
   for (uint64_t seed = 1; seed <= 200; seed++)
     lr_run(seed, 60, 1);
 }
@@ -1410,15 +1409,14 @@ START_TEST(local_auto_small) {
 }
 END_TEST
 
-/* Reduced from local_random_vs_fresh failures (seed 2 and others): FAILING, reported to
- * the lead. FATPIPE F = 10 with a (p 0.1, a 1), b (p 1, a 1) and d (p 0.4, a 0.05); b is
+/* Reduced from local_random_vs_fresh failures (seed 2 and others). FATPIPE F = 10 with a (p 0.1, a 1), b (p 1, a 1) and d (p 0.4, a 0.05); b is
  * also on SHARED K = 1. F's level is 10 / max(10, 1, 0.125) = 1 (K: 20): a = 10, b = 1,
  * d = 2.5. Adding e (p 0.05) on K: K saturates first at 1 / (1 + 20): b = 1/21,
  * e = 20/21; then F, still at 10 / 10 = 1 (a unfixed): a = 10, d = 2.5 (a saturated
  * FATPIPE fixes all its variables). The local solve widens V to b, then d (F no longer
  * saturated at d's level), but keeps a frozen (it alone fills F): the run's F then has
  * the usage of d alone, 0.125, level 80, and d = 200. A frozen variable's a/p is missing
- * from a FATPIPE's usage in the run. */
+ * from a FATPIPE's usage in the run (fixed: it counts, models/lmm.c local_fp_top). */
 START_TEST(local_fatpipe_frozen_top) {
   lmm_system *s = lmm_new(PREC);
   lmm_set_local(s, 1);
@@ -1439,13 +1437,46 @@ START_TEST(local_fatpipe_frozen_top) {
   ck_val(b, 1.0 / 21);
   ck_val(e, 20.0 / 21);
   ck_val(a, 10);
-  ck_val(d, 2.5); /* local mode gives 200 */
+  ck_val(d, 2.5); /* 200 before the fix */
   lmm_free(s);
 }
 END_TEST
 
-/* FAILING, reported to the lead (seeds 25, 166 gave 1.4e-8 and 4e-9 errors; this one is
- * built to show the scale). SHARED L = 1.25e9 with A (p 1e-8), B (p 10), E (p 1e-4);
+/* Found by the differential generator (seed 3, case 82: 5e-4 off the component solve). A
+ * frozen variable fixed by its bound just below the level at which it alone would fill a
+ * FATPIPE does not count in that FATPIPE's usage: the filling fixes it by its bound first
+ * (b p < bound / (a / p), here by rounding only), and the FATPIPE then has the others' a/p
+ * alone. u (p 0.00284275, bound 1e7) on FATPIPEs f = g = 1e7; w (p 0.0031325, bound 1e7)
+ * enabled later on f and SHARED k = 1e7 with a = 1.05: a solve of both gives u = 1e7 (its
+ * bound) and w = 1e7 / 1.05 (k's level 1e7 p / 1.05 < f's without u, 1e7 p); counting u in
+ * f's usage would give f's level 1e7 x 0.00284275 and w = 9,075,019.95. */
+START_TEST(local_fatpipe_bound_below) {
+  for (int mode = 0; mode < 2; mode++) {
+    lmm_system *s = lmm_new(PREC);
+    if (mode)
+      lmm_set_local(s, 1);
+    else
+      lmm_set_exact_incremental(s, 1);
+    lmm_cnst *f = lmm_cnst_new(s, 1e7, 1), *g = lmm_cnst_new(s, 1e7, 1), *k = lmm_cnst_new(s, 1e7, 0);
+    lmm_var *u = lmm_var_new(s, NULL, 0.0028427499999999998, 1e7);
+    lmm_expand(s, f, u, 1);
+    lmm_expand(s, g, u, 1);
+    lmm_solve(s);
+    ck_val(u, 1e7);
+    lmm_var *w = lmm_var_new(s, NULL, 0, 1e7);
+    lmm_expand(s, k, w, 1.05);
+    lmm_expand(s, f, w, 1);
+    lmm_var_set_penalty(s, w, 0.0031324999999999999);
+    lmm_solve(s);
+    ck_val(u, 1e7);
+    ck_val(w, 1e7 / 1.05);
+    lmm_free(s);
+  }
+}
+END_TEST
+
+/* Fixed (local_full judges fullness at the variable's scale). Seeds 25, 166 gave 1.4e-8
+ * and 4e-9 errors; this one is built to show the scale. SHARED L = 1.25e9 with A (p 1e-8), B (p 10), E (p 1e-4);
  * A also on M = 1.2498e9, E on P = 1e5. Levels: P 1e5 x 1e-4 = 10 first: E = 1e5; then M
  * 12.498: A = 1.2498e9; L has 1e5 left for B: B = 1e5. Adding F (p 1, bound 0.5) on P:
  * F = 0.5, E = 99999.5, and B = 1e5 + 0.5. The local solve re-solves F and E only: B is
@@ -1480,7 +1511,7 @@ START_TEST(local_check_slack_scale) {
 }
 END_TEST
 
-/* FAILING, reported to the lead: an EXACT-mode bug found by local_random_vs_fresh (seed
+/* Fixed (slack_elem_leave: only enabled elements count): an EXACT-mode bug found by local_random_vs_fresh (seed
  * 109 without FATPIPE constraints), reduced. SHARED c0 = 10, c4 = 1, c5 = 1; g (p 7.13)
  * on c4; h (p 1.53) on c5 (a 1) and c4 (a 0.05). Solve; g disabled, h's penalty to 4,
  * solve (c4 now carries only 0.05 h: slack, out); g freed; x created disabled on c0
@@ -1514,7 +1545,7 @@ START_TEST(exact_slack_readmit) {
   lmm_solve(s);
   ck_val(h, 3.0 / 7);
   ck_val(y, 4.0 / 7);
-  ck_val(x, 57.0 / 7); /* exact mode: 10 */
+  ck_val(x, 57.0 / 7); /* exact mode gave 10 */
   lmm_free(s);
 }
 END_TEST
@@ -1634,6 +1665,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_auto_switch);
   tcase_add_test(inc, local_auto_small);
   tcase_add_test(inc, local_fatpipe_frozen_top);
+  tcase_add_test(inc, local_fatpipe_bound_below);
   tcase_add_test(inc, local_check_slack_scale);
   tcase_add_test(inc, exact_slack_readmit);
   tcase_set_timeout(inc, 120);
