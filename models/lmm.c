@@ -980,6 +980,12 @@ static void grp_after_leave(lmm_system *s) {
   grp_settle(s);
 }
 
+/* Whether the last run fixed v in one of its first k iterations (those that each saturated
+ * one constraint alone: the group's levels). */
+static int grp_fixed_lead(const lmm_system *s, const lmm_var *v, int k) {
+  return v->fix_round == s->n_solves && v->gidx >= 0 && v->gidx < k;
+}
+
 /* Sums the group usages of c (fresh, in enabled-list order) and queues the constraints
  * of its variables not seen yet; returns 0 when c or one of its variables cannot be in
  * the group (FATPIPE, or a variable not fixed by the leading iterations of the solve). */
@@ -990,7 +996,7 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
   for (lmm_elem *e = c->en_head; e; e = e->en_next) {
     lmm_var *v = e->var;
     c->gcount++;
-    if (v->fix_round != s->n_solves || v->gidx < 0 || v->gidx >= s->grp_k)
+    if (!grp_fixed_lead(s, v, s->grp_k))
       return 0;
     if (e->weight > 0)
       c->gu[v->gidx] += e->weight / v->penalty;
@@ -1017,9 +1023,10 @@ static int grp_scan(lmm_system *s, lmm_cnst *c, size_t *top, size_t *nv) {
  * at m_k / p), every enabled variable of B_0's component was fixed by one of them, and
  * the component is large. Walks the component from B_0: flags its constraints and
  * variables, sums their usages per level. */
-static void grp_form(lmm_system *s) {
-  /* The group's variables were all fixed by this solve, hence listed: n_out bounds them. */
-  if (s->n_sat_b == 0 || s->n_out < GRP_MIN)
+static void grp_form(lmm_system *s, size_t n_solved) {
+  /* The group's variables were all fixed by this solve: n_solved (the variables it listed,
+   * or re-solved in local mode) bounds them; B_0 must have been solved by it. */
+  if (s->n_sat_b == 0 || n_solved < GRP_MIN)
     return;
   if (s->local ? s->sat_b[0]->lc != s->lsolve : !s->sat_b[0]->in_mod)
     return;
@@ -1930,12 +1937,7 @@ static int local_run(lmm_system *s) {
     c->light = pos;
     saturated_cnst_update(s, s->lights[pos].level, pos, &min_level);
   }
-  if (!ok) {
-    for (size_t i = 0; i < s->n_lcnsts; i++) {
-      s->lcnsts[i]->light = -1;
-      while (s->lcnsts[i]->ac_head)
-        make_inactive(s->lcnsts[i]->ac_head);
-    }
+  if (!ok) { /* the next run re-initialises every constraint of C (active lists, lights) */
     s->n_lights = 0;
     s->n_sat_cnsts = 0;
     return 0;
@@ -2062,7 +2064,7 @@ static int local_groupable(const lmm_system *s) {
     return 0;
   for (size_t i = 0; i < s->n_lvars; i++) {
     const lmm_var *v = s->lvars[i];
-    if (v->penalty > 0 && (v->fix_round != s->n_solves || v->gidx < 0 || v->gidx >= s->n_sat_b))
+    if (v->penalty > 0 && !grp_fixed_lead(s, v, s->n_sat_b))
       return 0;
   }
   return 1;
@@ -2091,10 +2093,7 @@ static void local_solve(lmm_system *s) {
   s->sum_c += s->n_lcnsts;
   s->sum_out += s->n_out;
   if (!s->grp_on && !s->verify && s->n_lvars >= GRP_MIN && local_groupable(s)) {
-    size_t n = s->n_out;
-    s->n_out = s->n_lvars; /* grp_form's size test */
-    grp_form(s);
-    s->n_out = n;
+    grp_form(s, s->n_lvars);
     if (s->grp_on) /* every variable of the group must be listed: the caller follows them */
       for (size_t i = 0; i < s->n_lvars; i++) {
         lmm_var *v = s->lvars[i];
@@ -2149,7 +2148,7 @@ void lmm_solve(lmm_system *s) {
     solve_marked(s);
     collect_modified(s);
     if (s->exact && !s->grp_on)
-      grp_form(s);
+      grp_form(s, s->n_out);
     s->sum_mod += s->n_mod;
     s->n_exact++;
     if (s->auto_local && !s->grp_on && (s->n_mod >= LOCAL_AUTO_SIZE || s->n_out >= LOCAL_AUTO_SIZE) &&
