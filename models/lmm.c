@@ -166,7 +166,42 @@
  * small or lock-step systems, and switches to local mode for good after LOCAL_AUTO_SOLVES
  * solves of LOCAL_AUTO_SIZE or more constraints or variables that formed no group; the switch needs
  * nothing but the flag, as exact mode keeps fix_cnst and the invariant (every solve
- * re-solves whole components), and the slack flags it leaves are ignored in local mode. */
+ * re-solves whole components), and the slack flags it leaves are ignored in local mode.
+ *
+ * Bundles (local mode; lmm_set_bundle_min). Behind a cabinet switch that is the bottleneck
+ * of hundreds of flows, every flow start or end moves all their rates, so V holds them all
+ * and each run walks every constraint they use. A SHARED constraint that fixes bun_min (32)
+ * variables or more, or carries 2 bun_min enabled elements, becomes a class constraint
+ * (for good); the variables a class constraint fixes are then grouped by their set of
+ * class constraints with a > 0 (the key): the members of one bundle are all at one level m
+ * (x_i = m / p_i), and are represented by a proxy variable of penalty 1, no bound and no
+ * owner, whose element on each key constraint weighs sum_i a_ic / p_i; the members'
+ * elements on those constraints leave the enabled lists (hidden), their other elements
+ * stay. The solve treats the proxy as any variable (its value is m), so a change on a class
+ * constraint re-solves a few proxies instead of hundreds of flows; a member's value is read
+ * as proxy value / p_i (vval), and the caller follows members through the level, as the
+ * group's. The key constraints are sound for the bundle: each member is at the level the
+ * proxy gets from them. The members' other constraints (their own links, limiters) are not
+ * in the solve of the proxy; the bundle keeps a promise kappa instead, a level up to which
+ * every such constraint stays BUN_MARGIN below full with every bundle at its promise and
+ * every other variable at its value (so none of them is, or can become, a bottleneck of a
+ * member while the promises hold: none is full). Checked: a variable joins only when at the
+ * bundle's level (within 1e-9) and its constraints afford BUN_GROW (1.25) x the level,
+ * lowering the promise to what they afford (a lower promise holds for everyone); after each
+ * run, a proxy solved above its promise gets a new one (up to BUN_KAPPA = 4 x the level,
+ * as high as the members' constraints afford), the members on a constraint that does not
+ * afford BUN_GROW x the level leaving; a constraint of C holding members, whose other
+ * variables V changed, must still afford every promise, or its members leave. A member
+ * leaving (freed, changed, failing a check, reached by a widening, or its key changing
+ * when one of its constraints becomes a class) keeps its value (it is at the proxy's
+ * bottleneck's top level) and is listed; the proxy's weights are recomputed from the
+ * members every 2n + 16 joins and leaves (rounding drift) and exactly 0 when it is empty
+ * (it goes after the solve; its level index is reused from the next solve on). A FATPIPE
+ * constraint that may saturate fixes every variable on it, covered or not, so a variable
+ * on one (not inert) never joins, and members leave when one of theirs stops being inert.
+ * No exact group forms while bundles exist. Measured: on the 2,048-node graphene stencil,
+ * V from 400 to 15 per solve, the 20-iteration prefix 12.9 s -> 1.7 s, simulated times
+ * unchanged to every printed digit on every bench case. */
 #include "lmm.h"
 
 #include <assert.h>
@@ -181,6 +216,9 @@
 typedef struct lmm_elem lmm_elem;
 
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
+#ifndef BUN_MIN
+#define BUN_MIN 32 /* variables fixed by one constraint that make it a class (see "Bundles") */
+#endif
 
 /* Makes room for need elements in the grow-only array arr (the call only when full). */
 #define GROW(arr, cap, need)                                                            \
@@ -262,6 +300,8 @@ struct lmm_elem {
   unsigned char active;        /* on the active list */
   unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
   double contrib;              /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
+  unsigned char hidden;        /* a bundle member's element on a class constraint: off the
+                                  enabled list, counted in the proxy's (see "Bundles") */
 };
 
 struct lmm_cnst {
@@ -289,6 +329,11 @@ struct lmm_cnst {
   uint64_t load_chk;             /* local check: == system lchk when load, maxlev are fresh */
   size_t load_n;                 /* local check: the number of terms of load */
   size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
+  int klass;                     /* bundles: a class constraint (SHARED, fixes or carries many) */
+  size_t n_en;                   /* elements on the enabled list */
+  size_t n_mem;                  /* bundles: enabled elements (a > 0) of members on it */
+  uint64_t bchk;                 /* bundles: == system bchk when bload is fresh */
+  double bload;                  /* bundles: load with every bundle at its promise */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
@@ -328,7 +373,23 @@ struct lmm_var {
   uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
   size_t dirty_slot;    /* local: index in the system's dirty array, SIZE_MAX if none */
   int relist;           /* local: left a group, to be listed by the next solve */
+  lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
+  struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
+  size_t bslot;         /* bundles: index among the bundle's members */
 };
+
+/* A bundle (see "Bundles"): members sharing one level, represented in the system by a
+ * proxy variable of penalty 1 whose element on each class constraint of theirs weighs
+ * sum a_ic / p_i; member i's value is proxy value / p_i. */
+typedef struct lmm_bundle {
+  lmm_var *proxy;   /* no bound, no owner: its value is the members' level */
+  lmm_var **mem;    /* the members */
+  size_t n, cap;    /* their number and the array's capacity */
+  double kappa;     /* promised highest level: the members' other constraints afford it */
+  double min_bp;    /* smallest b_i p_i of a bounded member (INFINITY: none) */
+  size_t churn;     /* weight updates since the proxy's weights were recomputed */
+  int id;           /* level index lmm_var_group gives: LMM_GROUP_LEVELS + id */
+} lmm_bundle;
 
 typedef struct light {
   double level;   /* remaining / usage of cnst */
@@ -410,7 +471,24 @@ struct lmm_system {
   uint64_t sum_mod, n_exact; /* exact-mode solves and their constraints, for LMM_STATS */
   uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
   uint64_t n_above, n_uncert; /* local: check failures of each kind, for LMM_STATS */
+  size_t bun_min;            /* bundles: n_fix that makes a class constraint (0: off) */
+  lmm_bundle **buns;         /* bundles by id (NULL: a free id) */
+  size_t n_buns, buns_cap;   /* ids given so far (the caller's level count: + GRP_K) */
+  int *free_ids;             /* ids free for reuse */
+  size_t n_free_ids, free_ids_cap; /* its length and capacity */
+  int *pend_ids;             /* ids freed by this solve, reusable from the next one */
+  size_t n_pend_ids, pend_ids_cap; /* its length and capacity */
+  lmm_var **btmp;            /* bundles: candidates of a class being formed */
+  size_t btmp_cap;           /* its capacity */
+  uint64_t bchk;             /* bundles: stamp of bload */
+  uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
 };
+
+/* v's value: a member's follows its proxy. */
+static inline double vval(const lmm_var *v) { return v->proxy ? v->proxy->value / v->penalty : v->value; }
+
+/* Live bundles. */
+static size_t bun_live(const lmm_system *s) { return s->n_buns - s->n_free_ids - s->n_pend_ids; }
 
 /* v's bottleneck becomes c (NULL: its bound, or none), counted in c->n_fix: a constraint
  * that fixes no variable needs no bottleneck check in local mode. */
@@ -448,6 +526,7 @@ static void enabled_push_front(lmm_cnst *c, lmm_elem *e) {
     c->en_head->en_prev = e;
   c->en_head = e;
   e->enabled = 1;
+  c->n_en++;
 }
 
 static void enabled_remove(lmm_cnst *c, lmm_elem *e) {
@@ -459,6 +538,7 @@ static void enabled_remove(lmm_cnst *c, lmm_elem *e) {
     e->en_next->en_prev = e->en_prev;
   e->en_prev = e->en_next = NULL;
   e->enabled = 0;
+  c->n_en--;
 }
 
 static void make_inactive(lmm_elem *e) {
@@ -701,6 +781,23 @@ static void slack_fixed(lmm_system *s, lmm_elem *e, double t) {
   }
 }
 
+static void bun_leave(lmm_system *s, lmm_var *v);
+static void bun_out(lmm_system *s, lmm_var *v);
+
+/* FATPIPE c may now saturate (it fixes every variable on it then): bundle members on it
+ * leave their bundles, and join V when a solve is running (in_solve). */
+static void bun_evict(lmm_system *s, lmm_cnst *c, int in_solve) {
+  if (c->n_mem == 0)
+    return;
+  for (lmm_elem *e = c->en_head; e; e = e->en_next)
+    if (e->var->proxy) {
+      if (in_solve)
+        bun_out(s, e->var);
+      else
+        bun_leave(s, e->var);
+    }
+}
+
 /* ======================================================================
  * Inert FATPIPE constraints (exact mode; the idea is in the file comment)
  * ====================================================================== */
@@ -721,6 +818,7 @@ static void fp_set(lmm_system *s, lmm_elem *e, int uncov) {
     }
     c->n_uncov--;
   } else if (++c->n_uncov == 1 && s->exact) {
+    bun_evict(s, c, 0);
     mark_cnst(s, c);
   }
 }
@@ -1085,7 +1183,19 @@ void lmm_free(lmm_system *s) {
             (unsigned long long)s->n_local, (unsigned long long)s->n_widen, (unsigned long long)s->n_above,
             (unsigned long long)s->n_uncert, (unsigned long long)s->n_full, (unsigned long long)s->n_solves, (double)s->sum_v / (double)(s->n_local + !s->n_local),
             (double)s->sum_c / (double)(s->n_local + !s->n_local), (double)s->sum_out / (double)(s->n_local + !s->n_local));
+    fprintf(stderr, "lmm: bundles: %llu made, %zu live, %llu joins, %llu leaves, %llu new promises\n",
+            (unsigned long long)s->n_bnew, bun_live(s), (unsigned long long)s->n_bjoin,
+            (unsigned long long)s->n_bleave, (unsigned long long)s->n_promise);
   }
+  for (size_t i = 0; i < s->n_buns; i++)
+    if (s->buns[i]) {
+      free(s->buns[i]->mem);
+      free(s->buns[i]);
+    }
+  free(s->buns);
+  free(s->free_ids);
+  free(s->pend_ids);
+  free(s->btmp);
   pool_destroy(&s->cnst_pool);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
@@ -1118,7 +1228,10 @@ void lmm_set_local(lmm_system *s, int mode) {
   if (mode)
     s->exact = 1;
   s->verify = getenv("LMM_VERIFY") != NULL;
+  s->bun_min = mode ? BUN_MIN : 0;
 }
+
+void lmm_set_bundle_min(lmm_system *s, unsigned n) { s->bun_min = n; }
 
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
@@ -1201,6 +1314,8 @@ void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
 
 __attribute__((noinline)) static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v,
                                                       double coeff, lmm_elem *e) {
+  if (v->proxy)
+    bun_leave(s, v);
   grp_guard(s, v);
   if (grp_has(s, c->grp_gen))
     grp_dissolve(s);
@@ -1259,6 +1374,8 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
   if (penalty == v->penalty)
     return;
   s->modified = 1;
+  if (v->proxy)
+    bun_leave(s, v);
   if (penalty > 0 && v->penalty <= 0) {
     enable_var(s, v, penalty);
     return;
@@ -1275,6 +1392,8 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
 }
 
 void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
+  if (v->proxy)
+    bun_leave(s, v);
   grp_guard(s, v);
   s->modified = 1;
   v->bound = bound;
@@ -1306,6 +1425,8 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
 }
 
 void lmm_var_free(lmm_system *s, lmm_var *v) {
+  if (v->proxy)
+    bun_leave(s, v);
   int grouped = grp_has(s, v->grp_gen);
   if (!grouped) {
     if (v->penalty > 0)
@@ -1338,12 +1459,23 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
 }
 
 double lmm_var_value(const lmm_var *v) {
+  if (v->proxy)
+    return v->proxy->value / v->penalty;
   return grp_has(v->sys, v->grp_gen) ? v->sys->grp_lv[v->gidx] / v->penalty : v->value;
 }
-int lmm_var_group(const lmm_var *v) { return grp_has(v->sys, v->grp_gen) ? v->gidx : -1; }
+int lmm_var_group(const lmm_var *v) {
+  if (v->proxy)
+    return GRP_K + v->proxy->bun->id;
+  return grp_has(v->sys, v->grp_gen) ? v->gidx : -1;
+}
 double lmm_group_level(const lmm_system *s, int k) {
+  if (k >= GRP_K) {
+    size_t id = (size_t)(k - GRP_K);
+    return id < s->n_buns && s->buns[id] ? s->buns[id]->proxy->value : 0.0;
+  }
   return s->grp_on && k >= 0 && k < s->grp_k ? s->grp_lv[k] : 0.0;
 }
+int lmm_group_count(const lmm_system *s) { return GRP_K + (int)s->n_buns; }
 double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
 void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
@@ -1801,6 +1933,7 @@ static void append_fast(lmm_system *s) {
  * ====================================================================== */
 
 #define LOCAL_TOL 1e-12   /* relative slack of the bottleneck checks */
+
 #define LOCAL_ROUNDS 8    /* widenings before the whole component is re-solved */
 
 static void seed_add(lmm_system *s, lmm_cnst *c) {
@@ -1832,8 +1965,12 @@ static void local_add_cnst(lmm_system *s, lmm_cnst *c) {
 
 /* v (enabled) joins V: its value is re-solved; its constraints join C. */
 static void local_add_var(lmm_system *s, lmm_var *v) {
-  if (v->lv == s->lsolve || v->penalty <= 0)
+  if (v->lv == s->lsolve || v->penalty <= 0 || (v->bun && v->bun->n == 0))
     return;
+  if (v->proxy) { /* a member: out of its bundle first (bun_out adds it) */
+    bun_out(s, v);
+    return;
+  }
   v->lv = s->lsolve;
   v->old_value = v->value;
   GROW(s->lvars, s->lvars_cap, s->n_lvars + 1);
@@ -1884,7 +2021,7 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
       continue;
     lmm_var *v = e->var;
     if (v->lv != s->lsolve) {
-      frozen += e->weight * v->value;
+      frozen += e->weight * (v->proxy ? v->proxy->value / v->penalty : v->value);
       if (!c->fatpipe || !local_fp_top(e))
         continue;
     } else {
@@ -1907,7 +2044,7 @@ static int local_init_cnst(lmm_system *s, lmm_cnst *c) {
  * (its bound times p when a bound fixed it, as the filling compares them) is not below. */
 static int local_fp_top(const lmm_elem *e) {
   const lmm_var *v = e->var;
-  double level = v->fix_cnst ? v->fix_level : v->bound * v->penalty;
+  double level = v->proxy ? v->proxy->value : v->fix_cnst ? v->fix_level : v->bound * v->penalty;
   return e->weight > 0 && !(level < e->cnst->bound / (e->weight / v->penalty));
 }
 
@@ -1961,9 +2098,9 @@ static void local_load(const lmm_system *s, lmm_cnst *c) {
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
     if (e->weight <= 0)
       continue;
-    double x = e->weight * e->var->value;
+    double vx = vval(e->var), x = e->weight * vx;
     load = c->fatpipe ? dmax(load, x) : load + x;
-    maxlev = dmax(maxlev, e->var->penalty * e->var->value);
+    maxlev = dmax(maxlev, e->var->penalty * vx);
     n++;
   }
   c->load_n = n;
@@ -1979,6 +2116,8 @@ static int local_full(const lmm_cnst *c, double ax) {
 }
 
 static int local_certified(const lmm_system *s, lmm_var *v) {
+  if (v->proxy)
+    return 1; /* its proxy, on the class constraints, is checked (or solved) instead */
   if (!v->fix_cnst)
     return v->bound > 0 && v->value == v->bound;
   if (v->fix_cnst->lc != s->lsolve)
@@ -2011,6 +2150,7 @@ static size_t local_check(lmm_system *s) {
       if (e->cnst->lc != s->lsolve && e->weight > 0 && local_skip(e->cnst) &&
           !(e->weight * e->var->value < e->cnst->bound * (1 - 1e-9))) {
         e->cnst->pinned = 1; /* in for good: rare, and then it matters */
+        bun_evict(s, e->cnst, 1);
         local_add_cnst(s, e->cnst);
         fails++;
       }
@@ -2023,7 +2163,7 @@ static size_t local_check(lmm_system *s) {
       lmm_var *v = e->var;
       if (e->weight <= 0 || v->lv == s->lsolve)
         continue;
-      if (v->penalty * v->value > sat) {
+      if (v->penalty * vval(v) > sat) {
         local_add_var(s, v), fails++;
         s->n_above++;
         continue;
@@ -2038,6 +2178,348 @@ static size_t local_check(lmm_system *s) {
   return fails;
 }
 
+/* ======================================================================
+ * Bundles: many variables at one level, one proxy (local mode; the idea is in the file
+ * comment)
+ * ====================================================================== */
+
+#define BUN_KAPPA 4.0    /* a bundle promises its members' other constraints 4x its level */
+#define BUN_MARGIN 1e-9  /* those stay this far below full with every promise kept */
+#define BUN_LEVEL 1e-9   /* a variable joins a bundle within this of its level */
+#define BUN_GROW 1.25    /* the lowest promise, relative to the level, worth bundling for */
+
+
+/* The value of x if bundle b were at level kap and every other bundle at its promise. */
+static double cap_value(const lmm_var *x, const lmm_bundle *b, double kap) {
+  if (!x->proxy)
+    return x->value;
+  const lmm_bundle *q = x->proxy->bun;
+  return (q == b ? kap : q->kappa) / x->penalty;
+}
+
+/* The load of SHARED c with every bundle at its promise (b at kap), v counted at vx. */
+static double bun_load(const lmm_cnst *c, const lmm_bundle *b, double kap, const lmm_var *v, double vx) {
+  double load = 0.0;
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next)
+    if (e->weight > 0)
+      load += e->weight * (e->var == v ? vx : cap_value(e->var, b, kap));
+  return load;
+}
+
+/* A member's element that its bundle's proxy carries: a > 0 on a class constraint (a
+ * member with a = 0 there is not held back by it: it is not part of the bundle's key). */
+static int bun_keyed(const lmm_elem *e) { return e->weight > 0 && e->cnst->klass; }
+/* A member's element on another constraint, which must afford the bundle's promise. */
+static int bun_private(const lmm_elem *e) { return !e->hidden && e->weight > 0 && !e->cnst->klass; }
+
+/* The highest level of bundle b that SHARED d affords (staying BUN_MARGIN below full) with
+ * every other bundle at its promise and the other variables at their values; v (joining
+ * b, or NULL) counted with b. */
+static double bun_room(const lmm_cnst *d, const lmm_bundle *b, const lmm_var *v) {
+  double rest = 0.0, g = 0.0;
+  for (const lmm_elem *e = d->en_head; e; e = e->en_next) {
+    const lmm_var *x = e->var;
+    if (e->weight <= 0)
+      continue;
+    if (x == v || (x->proxy && x->proxy->bun == b))
+      g += e->weight / x->penalty;
+    else
+      rest += e->weight * cap_value(x, NULL, 0.0);
+  }
+  return g > 0 ? (d->bound * (1 - BUN_MARGIN) - rest) / g : INFINITY;
+}
+
+/* The highest level of bundle b (NULL: a new one) that v's other constraints afford with v
+ * in it. */
+static double bun_afford(const lmm_var *v, const lmm_bundle *b) {
+  double kap = INFINITY;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (bun_private(e) && !e->cnst->fatpipe && e->cnst->n_fix > 0)
+      return 0.0; /* full (it is some variable's bottleneck): no room */
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (bun_private(e) && !e->cnst->fatpipe)
+      kap = dmin(kap, bun_room(e->cnst, b, v));
+  return kap;
+}
+
+static void bun_list(lmm_system *s, lmm_var *v) {
+  if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
+    return;
+  GROW(s->fast, s->fast_cap, s->n_fast + 1);
+  v->fast_slot = s->n_fast;
+  s->fast[s->n_fast++] = v;
+}
+
+/* The proxy's weights recomputed from its members (they drift by one rounding per join
+ * or leave). */
+static void bun_reweigh(lmm_bundle *b) {
+  for (lmm_elem *pe = b->proxy->elems; pe; pe = pe->var_next)
+    pe->weight = 0.0;
+  for (size_t i = 0; i < b->n; i++)
+    for (const lmm_elem *e = b->mem[i]->elems; e; e = e->var_next)
+      if (e->hidden)
+        find_elem(b->proxy, e->cnst)->weight += e->weight / b->mem[i]->penalty;
+  b->churn = 0;
+}
+
+/* Member v leaves its bundle: the same value, now its own (listed, so that the caller
+ * stops following it through the level); its class elements are enabled again. No value
+ * changes: v stays at the top level of the proxy's bottleneck. */
+static void bun_leave(lmm_system *s, lmm_var *v) {
+  lmm_var *p = v->proxy;
+  lmm_bundle *b = p->bun;
+  v->value = p->value / v->penalty;
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (e->hidden) {
+      e->hidden = 0;
+      lmm_elem *pe = find_elem(p, e->cnst);
+      pe->weight = dmax(pe->weight - e->weight / v->penalty, 0.0);
+      enabled_push_front(e->cnst, e);
+    } else if (e->weight > 0) {
+      e->cnst->n_mem--;
+    }
+  }
+  b->mem[v->bslot] = b->mem[--b->n];
+  b->mem[v->bslot]->bslot = v->bslot;
+  v->proxy = NULL;
+  set_fix(v, p->fix_cnst);
+  v->relist = 1;
+  bun_list(s, v);
+  s->n_bleave++;
+  if (++b->churn > 2 * b->n + 16 || b->n == 0)
+    bun_reweigh(b); /* an empty bundle's proxy weighs exactly 0 until it goes */
+}
+
+static void bun_join(lmm_system *s, lmm_var *v, lmm_bundle *b) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next) {
+    if (bun_keyed(e)) {
+      find_elem(b->proxy, e->cnst)->weight += e->weight / v->penalty;
+      make_inactive(e);
+      enabled_remove(e->cnst, e);
+      e->hidden = 1;
+    } else if (e->weight > 0) {
+      e->cnst->n_mem++;
+    }
+  }
+  GROW(b->mem, b->cap, b->n + 1);
+  v->bslot = b->n;
+  b->mem[b->n++] = v;
+  v->proxy = b->proxy;
+  set_fix(v, NULL);
+  if (v->bound > 0)
+    b->min_bp = dmin(b->min_bp, v->bound * v->penalty);
+  bun_list(s, v);
+  s->n_bjoin++;
+  if (++b->churn > 2 * b->n + 16)
+    bun_reweigh(b);
+}
+
+/* A new bundle for the class constraints of v, at v's level, promising kap. */
+static lmm_bundle *bun_new(lmm_system *s, const lmm_var *v, double kap) {
+  lmm_bundle *b = x_calloc(1, sizeof *b);
+  b->proxy = lmm_var_new(s, NULL, 1.0, -1.0);
+  b->proxy->bun = b;
+  b->proxy->value = v->penalty * v->value;
+  b->proxy->fix_level = v->fix_level;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (bun_keyed(e))
+      new_elem(s, e->cnst, b->proxy, 0.0);
+  set_fix(b->proxy, v->fix_cnst);
+  b->kappa = kap;
+  b->min_bp = INFINITY;
+  if (s->n_free_ids > 0) {
+    b->id = s->free_ids[--s->n_free_ids];
+  } else {
+    GROW(s->buns, s->buns_cap, s->n_buns + 1);
+    b->id = (int)s->n_buns++;
+  }
+  s->buns[b->id] = b;
+  s->n_bnew++;
+  return b;
+}
+
+/* An empty bundle goes (after a solve: its proxy may be in V during one); its id is
+ * reused from the next solve on (the caller's level of that id has emptied by then). */
+static void bun_free(lmm_system *s, lmm_bundle *b) {
+  lmm_var *p = b->proxy;
+  lmm_elem *next;
+  for (lmm_elem *e = p->elems; e; e = next) {
+    next = e->var_next;
+    make_inactive(e);
+    enabled_remove(e->cnst, e);
+    pool_put(&s->elem_pool, e);
+  }
+  set_fix(p, NULL);
+  var_unlink(s, p);
+  pool_put(&s->var_pool, p);
+  s->buns[b->id] = NULL;
+  GROW(s->pend_ids, s->pend_ids_cap, s->n_pend_ids + 1);
+  s->pend_ids[s->n_pend_ids++] = b->id;
+  free(b->mem);
+  free(b);
+}
+
+/* The bundle whose class constraints are v's (one is c, on which its proxy is enabled),
+ * or NULL. */
+static lmm_bundle *bun_find(const lmm_var *v, const lmm_cnst *c) {
+  size_t nk = 0;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    nk += bun_keyed(e);
+  for (const lmm_elem *pe = c->en_head; pe; pe = pe->en_next) {
+    const lmm_var *p = pe->var;
+    if (!p->bun)
+      continue;
+    size_t np = 0, match = 1;
+    for (const lmm_elem *x = p->elems; x; x = x->var_next)
+      np++;
+    for (const lmm_elem *e = v->elems; match && e; e = e->var_next)
+      if (bun_keyed(e) && !find_elem(p, e->cnst))
+        match = 0;
+    if (match && np == nk)
+      return p->bun;
+  }
+  return NULL;
+}
+
+/* v (enabled, solved, its bottleneck a class constraint) joins the bundle of its class
+ * constraints when at its level, its other constraints afford the bundle's promise, and
+ * it has no FATPIPE constraint that may fill (an uncovered element); creates the bundle
+ * when there is none. */
+static void bun_try(lmm_system *s, lmm_var *v) {
+  const lmm_cnst *c = v->fix_cnst;
+  if (!c || !c->klass || v->penalty <= 0 || v->proxy || v->bun || grp_has(s, v->grp_gen))
+    return;
+  for (const lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst->fatpipe && e->weight > 0 && !local_skip(e->cnst))
+      return; /* a FATPIPE that may saturate fixes every variable on it, covered or not */
+  double lev = v->penalty * v->value;
+  if (!(lev > 0))
+    return;
+  lmm_bundle *b = bun_find(v, c);
+  if (b && !(fabs(b->proxy->value - lev) <= BUN_LEVEL * lev))
+    return;
+  double kap = dmin(b ? b->kappa : BUN_KAPPA * lev, bun_afford(v, b));
+  if (v->bound > 0)
+    kap = dmin(kap, v->bound * v->penalty * (1 - BUN_MARGIN));
+  if (!(kap >= BUN_GROW * lev))
+    return; /* too close to another bottleneck: it stays on its own */
+  if (!b)
+    b = bun_new(s, v, kap);
+  b->kappa = kap; /* a lower promise holds for the members already in */
+  bun_join(s, v, b);
+}
+
+/* Candidates of bun_pass: v once. */
+static void bun_cand(lmm_system *s, lmm_var *v, size_t *n) {
+  GROW(s->btmp, s->btmp_cap, *n + 1);
+  s->btmp[(*n)++] = v;
+}
+
+/* After a solve: the constraints of C that fix bun_min variables or more become class
+ * constraints (all first: the variables of one are often fixed by another at the same
+ * level); members with an element on one leave their bundles (their class sets changed).
+ * Then they, the variables the new classes fix and those of V try to join bundles (by
+ * class sets). Empty bundles go. */
+static void bun_pass(lmm_system *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_lcnsts; i++) {
+    lmm_cnst *c = s->lcnsts[i];
+    if (!c->klass && !c->fatpipe && (c->n_fix >= s->bun_min || c->n_en >= 2 * s->bun_min))
+      c->klass = 2; /* new */
+  }
+  for (size_t i = 0; i < s->n_lcnsts; i++) {
+    lmm_cnst *c = s->lcnsts[i];
+    if (c->klass != 2)
+      continue;
+    c->klass = 1;
+    for (lmm_elem *e = c->en_head; e; e = e->en_next) {
+      lmm_var *v = e->var;
+      if (v->proxy)
+        bun_leave(s, v);
+      if (e->weight > 0 && !v->bun)
+        bun_cand(s, v, &n);
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    bun_try(s, s->btmp[i]);
+  for (size_t i = 0; i < s->n_lvars; i++)
+    bun_try(s, s->lvars[i]);
+  for (size_t i = 0; i < s->n_buns; i++)
+    if (s->buns[i] && s->buns[i]->n == 0)
+      bun_free(s, s->buns[i]);
+}
+
+/* Member v must be re-solved on its own: it leaves its bundle, and joins V with the proxy
+ * (whose weights changed). */
+static void bun_out(lmm_system *s, lmm_var *v) {
+  lmm_var *p = v->proxy;
+  bun_leave(s, v);
+  local_add_var(s, p);
+  local_add_var(s, v);
+}
+
+/* The proxy of b was solved above its promise: a new one, up to BUN_KAPPA x its level, as
+ * high as the members' other constraints afford; the members on a constraint that does
+ * not afford BUN_GROW x the level are re-solved on their own (all of them when a bound
+ * is in the way). Returns the number of members out. */
+static size_t bun_promise(lmm_system *s, lmm_bundle *b) {
+  double lev = b->proxy->value, kap = dmin(BUN_KAPPA * lev, b->min_bp * (1 - BUN_MARGIN));
+  size_t out = 0;
+  s->n_promise++;
+  if (!(kap >= BUN_GROW * lev)) {
+    while (b->n > 0)
+      bun_out(s, b->mem[b->n - 1]), out++;
+    b->min_bp = INFINITY;
+    return out;
+  }
+  s->bchk++;
+  for (size_t i = 0; i < b->n;) {
+    lmm_var *v = b->mem[i];
+    double room = INFINITY;
+    for (lmm_elem *e = v->elems; e; e = e->var_next) {
+      lmm_cnst *d = e->cnst;
+      if (!bun_private(e) || d->fatpipe)
+        continue;
+      if (d->bchk != s->bchk) { /* once per constraint: members leaving only free room */
+        d->bchk = s->bchk;
+        d->bload = bun_room(d, b, NULL);
+      }
+      room = dmin(room, d->bload);
+    }
+    if (room >= BUN_GROW * lev) {
+      kap = dmin(kap, room);
+      i++;
+      continue;
+    }
+    bun_out(s, v), out++; /* swaps the last member into slot i */
+  }
+  b->kappa = kap;
+  return out;
+}
+
+/* After a run: proxies of V above their promise get a new one, and every constraint of C
+ * on which members and variables of V meet (the latter's values changed) still affords
+ * the promises, or its members are re-solved on their own. Returns the number of variables
+ * that joined V. */
+static size_t bun_check(lmm_system *s) {
+  size_t out = 0;
+  for (size_t i = 0; i < s->n_lvars; i++) {
+    lmm_var *p = s->lvars[i];
+    if (p->bun && p->bun->n > 0 && p->value > p->bun->kappa)
+      out += bun_promise(s, p->bun);
+  }
+  for (size_t i = 0; i < s->n_lcnsts; i++) {
+    lmm_cnst *c = s->lcnsts[i];
+    if (c->n_mem == 0 || c->fatpipe || c->klass ||
+        bun_load(c, NULL, 0.0, NULL, 0.0) <= c->bound * (1 - BUN_MARGIN))
+      continue;
+    for (lmm_elem *e = c->en_head; e; e = e->en_next)
+      if (e->var->proxy)
+        bun_out(s, e->var), out++;
+  }
+  return out;
+}
+
 /* V becomes the whole component of the current V (through every constraint). */
 static void local_component(lmm_system *s) {
   for (size_t i = 0; i < s->n_lcnsts; i++) /* n_lcnsts grows as variables join */
@@ -2048,7 +2530,7 @@ static void local_component(lmm_system *s) {
 static void local_list(lmm_system *s) {
   for (size_t i = 0; i < s->n_lvars; i++) {
     lmm_var *v = s->lvars[i];
-    if (v->value == v->old_value && !v->relist)
+    if (v->bun || (v->value == v->old_value && !v->relist))
       continue;
     v->relist = 0;
     out_push(s, v);
@@ -2082,7 +2564,10 @@ static void local_solve(lmm_system *s) {
     }
     if (!local_run(s))
       continue;
-    if (local_check(s) == 0)
+    size_t fails = local_check(s);
+    if (s->bun_min > 0)
+      fails += bun_check(s);
+    if (fails == 0)
       break;
     s->n_widen++;
   }
@@ -2092,7 +2577,9 @@ static void local_solve(lmm_system *s) {
   s->sum_v += s->n_lvars;
   s->sum_c += s->n_lcnsts;
   s->sum_out += s->n_out;
-  if (!s->grp_on && !s->verify && s->n_lvars >= GRP_MIN && local_groupable(s)) {
+  if (s->bun_min > 0 && !s->grp_on && !s->verify)
+    bun_pass(s);
+  if (!s->grp_on && !s->verify && bun_live(s) == 0 && s->n_lvars >= GRP_MIN && local_groupable(s)) {
     grp_form(s, s->n_lvars);
     if (s->grp_on) /* every variable of the group must be listed: the caller follows them */
       for (size_t i = 0; i < s->n_lvars; i++) {
@@ -2134,6 +2621,10 @@ static void local_verify(lmm_system *s) {
 
 void lmm_solve(lmm_system *s) {
   clear_out(s);
+  while (s->n_pend_ids > 0) { /* the caller has seen those bundles empty */
+    GROW(s->free_ids, s->free_ids_cap, s->n_free_ids + 1);
+    s->free_ids[s->n_free_ids++] = s->pend_ids[--s->n_pend_ids];
+  }
   if (!s->modified)
     return;
   if (s->local) {
@@ -2163,7 +2654,7 @@ void lmm_solve(lmm_system *s) {
 lmm_var *lmm_next_modified(lmm_system *s) {
   while (s->out_pos < s->n_out) {
     lmm_var *v = s->out[s->out_pos++];
-    if (v) {
+    if (v && !v->bun) {
       v->out_slot = SIZE_MAX;
       return v;
     }

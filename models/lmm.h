@@ -135,4 +135,15 @@ lmm_var *lmm_next_modified(lmm_system *s);
 int lmm_var_group(const lmm_var *v);
 double lmm_group_level(const lmm_system *s, int k);
 
+/* Local mode's bundles (see lmm.c): when a SHARED constraint is the bottleneck of n or more
+ * variables (32 by default in local mode; 0: off), the variables it fixes, grouped by the
+ * set of such constraints they use, are solved as one proxy variable each, and a member's
+ * value is lmm_group_level(s, k) / penalty for its level index k = lmm_var_group(v) >=
+ * LMM_GROUP_LEVELS, followed by the caller as the group's levels are (members are listed
+ * when they join or leave a bundle, not when its level changes). lmm_group_count is one
+ * more than the highest level index given so far (it only grows; an index is reused only
+ * after a solve at which its level had no member left). */
+void lmm_set_bundle_min(lmm_system *s, unsigned n);
+int lmm_group_count(const lmm_system *s);
+
 #endif

@@ -64,6 +64,8 @@ static const key keys[] = {
      "mark only a flow's first link on enabling, as SimGrid 3.32 (doc/model.md)"},
     {"tir/local-solve", K_STRING, "auto", 0,
      "yes: re-solve only the flows a change can move; no: whole components; auto (doc/model.md)"},
+    {"tir/bundles", K_BOOL, "yes", OFF(bundles),
+     "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},

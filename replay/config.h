@@ -42,6 +42,7 @@ typedef struct config {
   double surf_precision;   /* surf/precision */
   double maxmin_precision; /* maxmin/precision */
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
+  int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto (lmm_set_local's modes) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */

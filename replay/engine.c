@@ -15,7 +15,10 @@
  * level has its own heap keyed by that value, and the real date of its first completion
  * (due) competes with the main heap's top for the next event; a change of the levels
  * costs O(1) per level, not one heap update per flow. A flow leaving the group (or
- * changing level) gets its remaining work back from phi.
+ * changing level) gets its remaining work back from phi. The solver's bundles (lmm.c, local
+ * mode: flows at the level of a proxy variable) are followed the same way, one level per
+ * bundle: the levels are as many as lmm_group_count says (it grows; groups_sync), and each
+ * step re-reads every level, O(levels) (a few dozen on the 2,048-node graphene cluster).
  *
  * The heaps are evq.h queues: actions due at the same date in creation order share a
  * run, so the synchronised ranks of a stencil, whose thousands of messages end at a few
@@ -48,7 +51,7 @@ enum { S_LATENCY, S_RUNNING };
 struct eng_act {
   uint8_t kind;       /* K_FLOW, K_EXEC, K_SLEEP */
   uint8_t state;      /* S_LATENCY while a flow pays its latency, else S_RUNNING */
-  int8_t grp;         /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
+  int32_t grp;        /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
   int32_t host;       /* K_EXEC: the host */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
@@ -103,7 +106,8 @@ struct eng {
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
-  egroup grp[LMM_GROUP_LEVELS]; /* one per level of the solver's group */
+  egroup *grp;     /* one per level of the solver's group and per bundle (lmm_group_count) */
+  int ngrp;        /* their number */
   int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
@@ -144,6 +148,19 @@ __attribute__((always_inline)) static inline void heap_update(eng *e, evq *q, en
 
 static void routes_rehash(eng *e);
 
+/* One level (virtual clock) per level index the solver has given so far. */
+static void groups_sync(eng *e) {
+  int n = lmm_group_count(e->sys);
+  if (n <= e->ngrp)
+    return;
+  e->grp = x_realloc(e->grp, (size_t)n * sizeof *e->grp);
+  for (int k = e->ngrp; k < n; k++) {
+    e->grp[k] = (egroup){.phi_t = e->now};
+    evq_init(&e->grp[k].heap);
+  }
+  e->ngrp = n;
+}
+
 eng *eng_new(platform *p, const config *c, const net_model *model, const int *pstates) {
   eng *e = x_calloc(1, sizeof *e);
   e->plat = p;
@@ -157,6 +174,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   /* Local re-solves (forced, or automatic once large components keep being re-solved). */
   if (c->local_solve && !c->simgrid_marking)
     lmm_set_local(e->sys, c->local_solve);
+  if (!c->bundles)
+    lmm_set_bundle_min(e->sys, 0);
   /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
    * actions in its solve's order: with both, which of two flows ending (or leaving their
    * latency) at one date goes first is SimGrid's, and so is the marking that follows. */
@@ -167,8 +186,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++)
-    evq_init(&e->grp[k].heap);
+  groups_sync(e);
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
   plat_set_model_loopback(p, c->loopback_bw, c->loopback_lat);
@@ -197,8 +215,9 @@ void eng_free(eng *e) {
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
   free(e->new_sleeps);
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++)
+  for (int k = 0; k < e->ngrp; k++)
     evq_free(&e->grp[k].heap);
+  free(e->grp);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].r->links);
@@ -432,7 +451,7 @@ static void update_remains(eng *e, eng_act *a) {
 
 /* Brings every level's phi up to now at the level used since phi_t. */
 static void group_advance(eng *e) {
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+  for (int k = 0; k < e->ngrp; k++) {
     egroup *g = &e->grp[k];
     g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0; /* rebase when empty */
     g->phi_t = e->now;
@@ -443,7 +462,7 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
   update_remains(e, a);
   heap_remove(&e->heap, a);
-  a->grp = (int8_t)k;
+  a->grp = k;
   a->gpen = lmm_var_penalty(v);
   heap_update(e, &g->heap, a, g->phi + a->remains * a->gpen / a->factor);
 }
@@ -475,7 +494,7 @@ static void group_schedule(eng *e, int k) {
 /* Sets e->first_due after a change of the levels' dues. */
 static void first_due_level(eng *e) {
   e->first_due = -1;
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+  for (int k = 0; k < e->ngrp; k++) {
     const egroup *g = &e->grp[k], *f = &e->grp[e->first_due < 0 ? 0 : e->first_due];
     if (g->has_due && (e->first_due < 0 || g->due < f->due || (g->due == f->due && g->due_tie < f->due_tie)))
       e->first_due = k;
@@ -504,6 +523,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
 static void reschedule(eng *e) {
   group_advance(e);
   lmm_solve(e->sys);
+  groups_sync(e);
   while (e->n_new_sleeps > 0) {
     eng_act *a = e->new_sleeps[--e->n_new_sleeps];
     heap_update(e, &e->heap, a, a->date);
@@ -513,7 +533,7 @@ static void reschedule(eng *e) {
     if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
       update_action(e, a, v);
   }
-  for (int k = 0; k < LMM_GROUP_LEVELS; k++) {
+  for (int k = 0; k < e->ngrp; k++) {
     e->grp[k].level = lmm_group_level(e->sys, k);
     group_schedule(e, k);
   }

@@ -2,7 +2,8 @@
  *
  * tir/local-solve: the default is auto (local_solve 2, lmm_set_local's automatic mode);
  * yes, no and auto (and the other boolean spellings) are accepted, anything else is
- * rejected with a message naming the key and the bad value, leaving the setting as it was. */
+ * rejected with a message naming the key and the bad value, leaving the setting as it was.
+ * tir/bundles: a boolean, yes by default. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +35,27 @@ START_TEST(local_solve_key) {
 }
 END_TEST
 
+START_TEST(bundles_key) {
+  config c;
+  char err[256];
+  cfg_init(&c);
+  ck_assert_int_eq(c.bundles, 1); /* default: yes */
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/bundles:no", err, sizeof err), 0);
+  ck_assert_int_eq(c.bundles, 0);
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/bundles:maybe", err, sizeof err), -1);
+  ck_assert_str_eq(err, "tir/bundles: 'maybe' is not a boolean (yes/no)");
+  ck_assert_int_eq(c.bundles, 0); /* unchanged */
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/bundles:yes", err, sizeof err), 0);
+  ck_assert_int_eq(c.bundles, 1);
+  cfg_free(&c);
+}
+END_TEST
+
 static Suite *config_suite(void) {
   Suite *su = suite_create("config");
   TCase *keys = tcase_create("keys");
   tcase_add_test(keys, local_solve_key);
+  tcase_add_test(keys, bundles_key);
   suite_add_tcase(su, keys);
   return su;
 }

@@ -9,6 +9,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lmm.h"
@@ -869,6 +870,61 @@ END_TEST
 #define LOC_REL 1e-9
 #define LOC_ABS 1e-12
 
+/* Bundles (local mode; bundles from 32 variables fixed by one constraint, the default):
+ * 40 flows of penalty 1 on a SHARED backbone B = 100, each also on its own SHARED link of
+ * 10. B fixes them all at 100 / 40 = 2.5, so after the first solve it is a class
+ * constraint and the 40 form one bundle: the same level index >= LMM_GROUP_LEVELS, level
+ * 2.5 (penalty 1: value = level). Its promise is min(4 x 2.5, the links' room 10 (1 -
+ * 1e-9)). Freeing one flow per solve, the level is 100 / n: the members follow it and are
+ * not listed (nothing is) while n >= 11 (9.09 < the promise). At n = 10 the level, 10,
+ * passes the promise and the links cannot afford 1.25 x 10: every flow leaves the bundle
+ * (listed, lmm_var_group -1) at 10, its link's capacity; at n = 9 the links bind: 10 each,
+ * B no longer full. */
+START_TEST(local_bundle_level) {
+  enum { N = 40 };
+  lmm_system *s = lmm_new(1e-5);
+  lmm_set_local(s, 1);
+  lmm_cnst *b = lmm_cnst_new(s, 100, 0);
+  lmm_var *v[N];
+  for (int i = 0; i < N; i++) {
+    v[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, b, v[i], 1);
+    lmm_expand(s, lmm_cnst_new(s, 10, 0), v[i], 1);
+  }
+  lmm_solve(s);
+  while (lmm_next_modified(s))
+    ;
+  int k = lmm_var_group(v[0]);
+  ck_assert_int_ge(k, LMM_GROUP_LEVELS);
+  ck_rel(lmm_group_level(s, k), 2.5, 1e-12);
+  for (int i = 0; i < N; i++) {
+    ck_assert_int_eq(lmm_var_group(v[i]), k);
+    ck_val(v[i], 2.5);
+  }
+  for (int n = N - 1; n >= 9; n--) {
+    lmm_var_free(s, v[n]);
+    lmm_solve(s);
+    int listed = 0;
+    while (lmm_next_modified(s))
+      listed++;
+    double want = n >= 10 ? 100.0 / n : 10.0;
+    for (int i = 0; i < n; i++)
+      ck_val(v[i], want);
+    if (n >= 11) {
+      ck_assert_int_eq(listed, 0);
+      ck_assert_int_eq(lmm_var_group(v[0]), k);
+      ck_rel(lmm_group_level(s, k), want, 1e-12);
+    } else {
+      if (n == 10)
+        ck_assert_int_eq(listed, 10);
+      for (int i = 0; i < n; i++)
+        ck_assert_int_eq(lmm_var_group(v[i]), -1);
+    }
+  }
+  lmm_free(s);
+}
+END_TEST
+
 START_TEST(local_chain_widening) {
   /* A chain where a change at one end moves the other end, so that the local solve must
    * widen V three times. All p = 1. c0 = 4 {u, v}, c1 = 9 {v, w}, c2 = 15 {w, x},
@@ -1165,6 +1221,8 @@ static double lr_scale(const lr_sys *r, const lr_var *x) {
  * since its previous solve, except a disabled one (value 0 at once, lmm.h) and one that
  * stayed at the same level of the group (its value follows the level, lmm.h); no
  * variable twice. */
+static long lr_bundled, lr_followed; /* bundle members seen, and seen moving with the level */
+
 static void lr_solve_check(lr_sys *r) {
   static char listed[LR_MAX_VARS];
   lmm_solve(r->l);
@@ -1212,6 +1270,8 @@ static void lr_solve_check(lr_sys *r) {
                    r->nsolves, i, ex, want);
     int k = lmm_var_group(x->l);
     int followed = k >= 0 && k == x->glevel && got == lmm_group_level(r->l, k) / x->penalty;
+    lr_bundled += k >= LMM_GROUP_LEVELS;
+    lr_followed += k >= LMM_GROUP_LEVELS && followed && got != x->last;
     if (got != x->last && !listed[i] && x->penalty > 0 && !followed)
       ck_abort_msg("seed %d, solve %d: variable %d changed (%.17g -> %.17g) but was not handed out",
                    (int)r->seed, r->nsolves, i, x->last, got);
@@ -1241,9 +1301,13 @@ static void lr_close(lr_sys *r) {
 }
 
 /* A random run of ops operations, r->l in local mode (mode 1) or automatic (mode 2). */
+static unsigned lr_bmin; /* lmm_set_bundle_min of the local system (0: the default) */
+
 static void lr_run(uint64_t seed, int ops, int mode) {
   static const double caps[] = {1, 10, 125e6, 1.25e9};
   lr_sys *r = lr_open(seed, mode);
+  if (lr_bmin)
+    lmm_set_bundle_min(r->l, lr_bmin);
   r->nc = 3 + lr_int(r, LR_CNSTS - 2);
   for (int i = 0; i < r->nc; i++) {
     r->cbound[i] = caps[lr_int(r, 4)];
@@ -1396,6 +1460,24 @@ START_TEST(local_auto_switch) {
   }
   ck_assert_int_gt(small, 0);
   lr_close(r);
+}
+END_TEST
+
+START_TEST(local_bundles_random) {
+  /* local_random_vs_fresh's 200 sequences with bundles made from 2 variables fixed by one
+   * constraint on (the default is 32, which those small systems never reach): after every
+   * solve, values equal a from-scratch solve and every value change not followed through
+   * a level (here, a bundle's) was handed out. */
+  lr_bmin = 2;
+  lr_bundled = lr_followed = 0;
+  uint64_t last = getenv("LR_LAST") ? (uint64_t)atoi(getenv("LR_LAST")) : 200;
+  for (uint64_t seed = getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1; seed <= last; seed++)
+    lr_run(seed, 60, 1);
+  lr_bmin = 0;
+  if (getenv("LR_LAST"))
+    fprintf(stderr, "bundles: %ld members seen, %ld followed a level change\n", lr_bundled, lr_followed);
+  ck_assert_int_gt(lr_bundled, 1000);
+  ck_assert_int_gt(lr_followed, 100);
 }
 END_TEST
 
@@ -1662,6 +1744,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_chain_widening);
   tcase_add_test(inc, local_group_backbone);
   tcase_add_test(inc, local_random_vs_fresh);
+  tcase_add_test(inc, local_bundles_random);
+  tcase_add_test(inc, local_bundle_level);
   tcase_add_test(inc, local_auto_switch);
   tcase_add_test(inc, local_auto_small);
   tcase_add_test(inc, local_fatpipe_frozen_top);
