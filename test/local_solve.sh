@@ -4,6 +4,7 @@
 # machine into one component that never forms a group, replayed with the exact solver (no),
 # the local one (yes) and the automatic mode (auto, the default), which must switch to local
 # mode after 32 large solves (LMM_STATS). The three simulated times must be identical.
+# Then bundles (below).
 . "$(dirname "$0")/setup.sh"
 command -v python3 > /dev/null || skip "python3 not found (scripts/gen-stencil)"
 cd "$tmp"
@@ -25,4 +26,21 @@ run yes '^lmm: local mode, 0 large solves'
 run auto '^lmm: local mode, 32 large solves'
 cmp -s time.no time.yes || { fail=1; echo "FAIL: yes differs from no"; }
 cmp -s time.no time.auto || { fail=1; echo "FAIL: auto differs from no"; }
+# Bundles (tir/bundles, local mode): a 128-rank stencil on graphene-2048 fills one cabinet,
+# whose SHARED switch fixes its ~500 halo flows: they must form bundles (LMM_STATS: "N made"
+# with N > 0), with the same simulated time as without bundles and as the exact solver.
+python3 "$top_srcdir/scripts/gen-stencil" --suffix "" 128 4 gr > /dev/null
+for b in yes no; do
+  LMM_STATS=1 $TIR -p "$top_srcdir/platforms/graphene-2048.xml" -H gr/hostfile \
+    --cfg=tir/local-solve:yes --cfg=tir/bundles:$b gr/index.txt > "gout.$b" 2> "gerr.$b" ||
+    { fail=1; echo "FAIL: bundles:$b exited:"; cat "gerr.$b"; }
+  grep '^Simulated time:' "gout.$b" > "gtime.$b"
+  echo "bundles:$b: $(cat "gtime.$b"), $(grep '^lmm: bundles' "gerr.$b")"
+done
+$TIR -p "$top_srcdir/platforms/graphene-2048.xml" -H gr/hostfile --cfg=tir/local-solve:no gr/index.txt |
+  grep '^Simulated time:' > gtime.exact
+grep -Eq '^lmm: bundles: [1-9][0-9]* made' gerr.yes || { fail=1; echo "FAIL: no bundle made"; }
+grep -Eq '^lmm: bundles: 0 made' gerr.no || { fail=1; echo "FAIL: bundles made with tir/bundles:no"; }
+cmp -s gtime.yes gtime.no || { fail=1; echo "FAIL: bundles change the time"; }
+cmp -s gtime.yes gtime.exact || { fail=1; echo "FAIL: bundles differ from the exact solver"; }
 [ "$fail" -eq 0 ]
