@@ -1998,6 +1998,8 @@ static void local_seed(lmm_system *s) {
   s->n_dirty = 0;
   for (size_t i = 0; i < s->n_seeds; i++) {
     const lmm_cnst *c = s->seeds[i];
+    if (c->n_fix == 0)
+      continue; /* it fixes nothing (a FATPIPE backbone's thousands of flows: no walk) */
     for (lmm_elem *e = c->en_head; e; e = e->en_next)
       if (e->weight > 0 && e->var->fix_cnst == c)
         local_add_var(s, e->var);
