@@ -1,0 +1,324 @@
+/* lmm_impl.h - the max-min solver's internal structures, shared by its files (lmm.c, the
+ * SimGrid-exact core and the exact, local and bundle modes; lmm_class.c, the class mode).
+ *
+ * Not part of the solver's interface (lmm.h): only the solver's own files include it. The
+ * objects and their invariants are described in lmm.c's header comment. */
+#ifndef TIR_LMM_IMPL_H
+#define TIR_LMM_IMPL_H
+
+#include "lmm.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* The helpers below are defined here for every solver file; each file uses some (static,
+ * not inline: the compiler decides as for a file-local function). */
+#define LMM_HELPER static __attribute__((unused))
+
+typedef struct lmm_elem lmm_elem;
+
+#define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
+#ifndef BUN_MIN
+#define BUN_MIN 32 /* variables fixed by one constraint that make it a class (see "Bundles") */
+#endif
+
+/* Makes room for need elements in the grow-only array arr (the call only when full). */
+#define GROW(arr, cap, need)                                                            \
+  do {                                                                                   \
+    if ((need) > (cap))                                                                  \
+      x_grow(&(arr), &(cap), (need), sizeof *(arr));                                     \
+  } while (0)
+
+/* ======================================================================
+ * Pools: fixed-size objects carved from chunks, recycled through a free list.
+ * ====================================================================== */
+
+#define POOL_CHUNK 256 /* objects per chunk */
+
+typedef struct pool {
+  size_t size;     /* object size, rounded up to a multiple of sizeof(void *) */
+  void *free_list; /* recycled objects, linked through their first word */
+  void **chunks;   /* every chunk allocated, freed by pool_destroy */
+  size_t nchunks;  /* chunks in use */
+  size_t cap;      /* capacity of chunks */
+} pool;
+
+LMM_HELPER void pool_init(pool *p, size_t size) {
+  memset(p, 0, sizeof *p);
+  p->size = (size + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
+}
+
+LMM_HELPER void pool_add_chunk(pool *p) {
+  char *chunk = x_malloc(p->size * POOL_CHUNK);
+  x_grow(&p->chunks, &p->cap, p->nchunks + 1, sizeof *p->chunks);
+  p->chunks[p->nchunks++] = chunk;
+  for (size_t i = POOL_CHUNK; i-- > 0;) {
+    void **obj = (void **)(chunk + i * p->size);
+    *obj = p->free_list;
+    p->free_list = obj;
+  }
+}
+
+/* An object with unspecified contents; never NULL. */
+LMM_HELPER void *pool_take(pool *p) {
+  if (!p->free_list)
+    pool_add_chunk(p);
+  void **obj = p->free_list;
+  p->free_list = *obj;
+  return obj;
+}
+
+/* A zeroed object; never NULL. */
+LMM_HELPER void *pool_get(pool *p) {
+  void *obj = pool_take(p);
+  memset(obj, 0, p->size);
+  return obj;
+}
+
+LMM_HELPER void pool_put(pool *p, void *obj) {
+  *(void **)obj = p->free_list;
+  p->free_list = obj;
+}
+
+LMM_HELPER void pool_destroy(pool *p) {
+  for (size_t i = 0; i < p->nchunks; i++)
+    free(p->chunks[i]);
+  free(p->chunks);
+  memset(p, 0, sizeof *p);
+}
+
+/* ======================================================================
+ * Objects
+ * ====================================================================== */
+
+struct lmm_elem {
+  lmm_cnst *cnst;              /* the constraint side */
+  lmm_var *var;                /* the variable side */
+  double weight;               /* a_ic, the consumption coefficient */
+  lmm_elem *var_next;          /* next element of var, in creation order */
+  lmm_elem *en_prev, *en_next; /* cnst's enabled list (var->penalty > 0) */
+  lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
+  unsigned char enabled;       /* on the enabled list */
+  unsigned char active;        /* on the active list */
+  unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
+  double contrib;              /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
+  unsigned char hidden;        /* a bundle member's element on a class constraint: off the
+                                  enabled list, counted in the proxy's (see "Bundles") */
+};
+
+struct lmm_cnst {
+  double bound;                  /* capacity C_c */
+  double remaining;              /* solver: capacity not yet given to fixed variables */
+  double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
+  int fatpipe;                   /* max instead of sum */
+  int light;                     /* solver: index in the light table, -1 if not there */
+  size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
+  size_t n_disabled;             /* elements whose variable has penalty 0 */
+  size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
+  int pinned;                    /* FATPIPE: kept in although n_uncov == 0 */
+  uint64_t pin_solve;            /* system n_solves when it was pinned */
+  int slack;                     /* SHARED: left out, never saturates (see "Slack") */
+  double S;                      /* SHARED, slack: sum of its enabled elements' contrib */
+  double S_run;                  /* SHARED: sum of a_ic t_i over the last run's fixed i */
+  uint64_t in_run;               /* system n_solves of the last run it took part in */
+  uint64_t chk_solve;            /* system n_solves when last put on the chk list */
+  uint64_t lc;                   /* local: == system lsolve when in the solved set C */
+  uint64_t lseed;                /* local: == system round when on the seed list */
+  uint64_t lsat_solve;           /* local: system n_solves of the run that saturated it */
+  double lsat;                   /* local: the level at which that run saturated it */
+  double load;                   /* local check: sum (FATPIPE: max) of a x, enabled a > 0 */
+  double maxlev;                 /* local check: max of p x over the same elements */
+  uint64_t load_chk;             /* local check: == system lchk when load, maxlev are fresh */
+  size_t load_n;                 /* local check: the number of terms of load */
+  size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
+  int klass;                     /* bundles: a class constraint (SHARED, fixes or carries many) */
+  size_t n_en;                   /* elements on the enabled list */
+  size_t n_mem;                  /* bundles: enabled elements (a > 0) of members on it */
+  uint64_t bchk;                 /* bundles: == system bchk when bload is fresh */
+  double bload;                  /* bundles: load with every bundle at its promise */
+  uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
+  double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
+  size_t gcount;                 /* group: number of such elements */
+  lmm_elem *en_head;             /* enabled elements, most recently enabled first */
+  lmm_elem *ac_head;             /* active elements, most recently activated first */
+  lmm_cnst *mod_prev, *mod_next; /* modified list links */
+  int in_mod;                    /* on the modified list */
+};
+
+struct lmm_var {
+  void *owner;          /* the caller's action */
+  double penalty;       /* p_i; 0 = disabled */
+  double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
+  double value;         /* x_i after the last solve that reached it */
+  lmm_elem *elems;      /* elements, creation order */
+  lmm_elem *elems_tail; /* last element, for appending */
+  lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
+  int in_sat;           /* solver: on the saturated-variable queue */
+  uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
+  uint64_t visited;     /* == system round: already walked by marking this round */
+  uint64_t listed;      /* == system round: already in the modified output */
+  size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
+  size_t fast_slot;     /* index in the system's fast array, SIZE_MAX if none */
+  lmm_var *all_prev;    /* previous live variable (creation order) */
+  lmm_var *all_next;    /* next live variable (creation order) */
+  const lmm_system *sys; /* owner system, for the value of a grouped variable */
+  uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
+  uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
+  int gidx;             /* group level (or solve iteration) of the variable */
+  uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
+  double fix_level;     /* highest filling level reached when it was fixed */
+  double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
+  int has_fp;           /* has an element on a FATPIPE constraint */
+  lmm_cnst *fix_cnst;   /* the saturated constraint that fixed it (NULL: its bound) */
+  double old_value;     /* local: value before the solve that put it in V */
+  uint64_t lv;          /* local: == system lsolve when in the re-solved set V */
+  uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
+  size_t dirty_slot;    /* local: index in the system's dirty array, SIZE_MAX if none */
+  int relist;           /* local: left a group, to be listed by the next solve */
+  lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
+  struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
+  size_t bslot;         /* bundles: index among the bundle's members */
+};
+
+/* A bundle (see "Bundles"): members sharing one level, represented in the system by a
+ * proxy variable of penalty 1 whose element on each class constraint of theirs weighs
+ * sum a_ic / p_i; member i's value is proxy value / p_i. */
+typedef struct lmm_bundle {
+  lmm_var *proxy;   /* no bound, no owner: its value is the members' level */
+  lmm_var **mem;    /* the members */
+  size_t n, cap;    /* their number and the array's capacity */
+  double kappa;     /* promised highest level: the members' other constraints afford it */
+  double min_bp;    /* smallest b_i p_i of a bounded member (INFINITY: none) */
+  size_t churn;     /* weight updates since the proxy's weights were recomputed */
+  int id;           /* level index lmm_var_group gives: LMM_GROUP_LEVELS + id */
+} lmm_bundle;
+
+typedef struct light {
+  double level;   /* remaining / usage of cnst */
+  lmm_cnst *cnst; /* a constraint still taking part in the filling */
+} light;
+
+typedef struct mark_frame {
+  lmm_cnst *cnst;  /* constraint whose enabled elements are walked */
+  lmm_elem *elem;  /* current enabled element of cnst (NULL: done) */
+  lmm_elem *inner; /* next element of elem->var to look at */
+} mark_frame;
+
+struct lmm_system {
+  double precision;          /* maxmin/precision (SimGrid's sg_maxmin_precision) */
+  int exact;                 /* lmm_set_exact_incremental */
+  int sg_order;              /* lmm_set_simgrid_order: modified output not sorted */
+  int modified;              /* something changed since the last solve */
+  uint64_t round;            /* marking round, bumped after each solve */
+  uint64_t next_rank;        /* creation stamp of the next variable */
+  lmm_var *all_head;         /* live variables, creation order */
+  lmm_var *all_tail;         /* the last one created */
+  size_t n_vars;             /* live variables */
+  pool cnst_pool;            /* owns every lmm_cnst */
+  pool var_pool;             /* owns every lmm_var */
+  pool elem_pool;            /* owns every lmm_elem */
+  lmm_cnst *mod_head;        /* modified list, marking order */
+  lmm_cnst *mod_tail;        /* its last constraint */
+  size_t n_mod;              /* its length */
+  mark_frame *stack;         /* marking's depth-first stack */
+  size_t stack_cap;          /* its capacity */
+  light *lights;             /* solver: constraints still being filled */
+  size_t n_lights, lights_cap; /* its length and capacity */
+  int *sat_cnsts;            /* solver: light indices at the minimum level */
+  size_t n_sat_cnsts, sat_cnsts_cap; /* its length and capacity */
+  lmm_var *sat_head;         /* solver: saturated-variable queue (FIFO) */
+  lmm_var *sat_tail;         /* its last variable */
+  lmm_var **out;             /* variables recomputed by the last solve, by rank */
+  size_t n_out, out_cap, out_pos; /* its length, capacity, next to hand out */
+  int grp_on;                /* exact mode: a group is active (see "Group") */
+  uint64_t grp_gen;          /* generation stamp of the group (bumped on dissolve) */
+  int grp_k;                 /* number of levels of the group */
+  lmm_cnst *grp_b[GRP_K];    /* the bottleneck B_k of each level */
+  double grp_lv[GRP_K];      /* the levels m_k, increasing */
+  double grp_cap;            /* lower bound on every other level and b_i * p_i */
+  size_t grp_n;              /* variables in the group */
+  size_t grp_events;         /* fast changes since the group was formed */
+  lmm_var **fast;            /* variables that joined the group this round */
+  size_t n_fast, fast_cap;   /* its length and capacity */
+  lmm_cnst *sat_b[GRP_K];    /* solver: the constraint saturated alone by iteration k */
+  int n_sat_b;               /* solver: leading iterations that saturated one alone */
+  lmm_cnst **walk;           /* grp_form's stack of constraints to scan */
+  size_t walk_cap;           /* its capacity */
+  uint64_t n_solves;         /* filling runs so far (stamps fix_round, fix_solve) */
+  double top_level;          /* solver: highest level reached so far in this run */
+  int has_fp;                /* some constraint is FATPIPE */
+  lmm_var **tmp;             /* order_out's merge buffer */
+  size_t tmp_cap;            /* its capacity */
+  lmm_cnst **chk;            /* slack constraints whose S the last run changed */
+  size_t n_chk, chk_cap;     /* its length and capacity */
+  lmm_cnst **pins;           /* inert FATPIPE constraints found wrong by the last run */
+  size_t n_pins, pins_cap;   /* its length and capacity */
+  int local;                 /* lmm_set_local: verified local re-solves (see "Local") */
+  uint64_t lsolve;           /* local: solve stamp of V and C */
+  uint64_t lchk;             /* local: check stamp */
+  lmm_cnst **seeds;          /* local: constraints changed this round */
+  size_t n_seeds, seeds_cap; /* its length and capacity */
+  lmm_var **dirty;           /* local: variables changed this round (enabled, bound, expand) */
+  size_t n_dirty, dirty_cap; /* its length and capacity */
+  lmm_var **lvars;           /* local: V, the variables re-solved */
+  size_t n_lvars, lvars_cap; /* its length and capacity */
+  lmm_cnst **lcnsts;         /* local: C, every constraint of a variable of V */
+  size_t n_lcnsts, lcnsts_cap; /* its length and capacity */
+  lmm_cnst **satc;           /* local: the constraints saturated by the current iteration */
+  size_t satc_cap;           /* its capacity */
+  uint64_t n_local, n_widen, n_full; /* local: solves, widenings, fallbacks to a component */
+  int verify;                /* local: LMM_VERIFY set (debugging) */
+  int auto_local;            /* lmm_set_local(s, 2): switch to local mode on large solves */
+  uint64_t n_big;            /* auto: solves of a large component that formed no group */
+  uint64_t sum_mod, n_exact; /* exact-mode solves and their constraints, for LMM_STATS */
+  uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
+  uint64_t n_above, n_uncert; /* local: check failures of each kind, for LMM_STATS */
+  size_t bun_min;            /* bundles: n_fix that makes a class constraint (0: off) */
+  lmm_bundle **buns;         /* bundles by id (NULL: a free id) */
+  size_t n_buns, buns_cap;   /* ids given so far (the caller's level count: + GRP_K) */
+  int *free_ids;             /* ids free for reuse */
+  size_t n_free_ids, free_ids_cap; /* its length and capacity */
+  int *pend_ids;             /* ids freed by this solve, reusable from the next one */
+  size_t n_pend_ids, pend_ids_cap; /* its length and capacity */
+  lmm_var **btmp;            /* bundles: candidates of a class being formed */
+  size_t btmp_cap;           /* its capacity */
+  uint64_t bchk;             /* bundles: stamp of bload */
+  uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
+};
+
+/* v's value: a member's follows its proxy. */
+static inline double vval(const lmm_var *v) { return v->proxy ? v->proxy->value / v->penalty : v->value; }
+
+/* Live bundles. */
+LMM_HELPER size_t bun_live(const lmm_system *s) { return s->n_buns - s->n_free_ids - s->n_pend_ids; }
+
+/* v's bottleneck becomes c (NULL: its bound, or none), counted in c->n_fix: a constraint
+ * that fixes no variable needs no bottleneck check in local mode. */
+static inline void set_fix(lmm_var *v, lmm_cnst *c) {
+  if (v->fix_cnst)
+    v->fix_cnst->n_fix--;
+  v->fix_cnst = c;
+  if (c)
+    c->n_fix++;
+}
+
+/* SimGrid's precision helpers (src/surf/surf_interface.hpp): subtract and snap small
+ * results to 0; strictly greater than the precision; closer than the precision. */
+LMM_HELPER void double_update(double *x, double delta, double precision) {
+  *x -= delta;
+  if (*x < precision)
+    *x = 0.0;
+}
+LMM_HELPER int double_positive(double x, double precision) { return x > precision; }
+/* fmin / fmax for numbers (never NaN here), inline instead of libm calls. */
+LMM_HELPER double dmin(double a, double b) { return b < a ? b : a; }
+LMM_HELPER double dmax(double a, double b) { return b > a ? b : a; }
+LMM_HELPER int double_equals(double a, double b, double precision) {
+  return fabs(a - b) < precision;
+}
+
+#endif
