@@ -862,6 +862,7 @@ lmm_system *lmm_new(double precision) {
   s->precision = precision;
   s->round = 1;
   s->next_rank = 1;
+  s->stats = getenv("LMM_STATS") != NULL;
   pool_init(&s->cnst_pool, sizeof(lmm_cnst));
   pool_init(&s->var_pool, sizeof(lmm_var));
   pool_init(&s->elem_pool, sizeof(lmm_elem));
@@ -884,7 +885,9 @@ void lmm_free(lmm_system *s) {
     fprintf(stderr, "lmm: bundles: %llu made, %zu live, %llu joins, %llu leaves, %llu new promises\n",
             (unsigned long long)s->n_bnew, bun_live(s), (unsigned long long)s->n_bjoin,
             (unsigned long long)s->n_bleave, (unsigned long long)s->n_promise);
+    lmm_cls_stats(s);
   }
+  lmm_cls_free(s);
   for (size_t i = 0; i < s->n_buns; i++)
     if (s->buns[i]) {
       free(s->buns[i]->mem);
@@ -921,6 +924,11 @@ void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
 int lmm_local_on(const lmm_system *s) { return s->local; }
 
 void lmm_set_local(lmm_system *s, int mode) {
+  if (mode == 3) {
+    s->exact = 1;
+    lmm_cls_init(s);
+    return;
+  }
   s->local = mode == 1;
   s->auto_local = mode == 2;
   if (mode)
@@ -996,8 +1004,24 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
  * common case (a flow's route expanded while its variable is disabled) stays small. */
 static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e);
 
+/* Class mode: v leaves its class (if enabled) while its elements change, then joins a new one. */
+__attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e) {
+  if (v->cls)
+    lmm_cls_leave(s, v);
+  if (!e)
+    new_elem(s, c, v, coeff);
+  else
+    e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
+  if (v->penalty > 0)
+    lmm_cls_join(s, v);
+}
+
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
   lmm_elem *e = find_elem(v, c);
+  if (s->cls_on) {
+    expand_class(s, c, v, coeff, e);
+    return;
+  }
   if (s->exact && v->penalty <= 0) {
     /* A disabled variable takes no capacity: no value can change, nothing to mark
      * (enabling it later marks every constraint it uses). */
@@ -1067,10 +1091,34 @@ static void disable_var(lmm_system *s, lmm_var *v) {
   set_fix(v, NULL);
 }
 
+/* Class mode: v leaves its class, changes, and joins one of its own if enabled. */
+__attribute__((noinline)) static void penalty_class(lmm_system *s, lmm_var *v, double penalty) {
+  if (v->cls)
+    lmm_cls_leave(s, v);
+  if (penalty > 0 && v->penalty <= 0)
+    for (lmm_elem *e = v->elems; e; e = e->var_next) {
+      e->cnst->n_disabled--;
+      enabled_push_front(e->cnst, e);
+    }
+  else if (penalty <= 0 && v->penalty > 0)
+    for (lmm_elem *e = v->elems; e; e = e->var_next) {
+      enabled_remove(e->cnst, e);
+      e->cnst->n_disabled++;
+    }
+  v->penalty = penalty;
+  v->value = 0.0;
+  if (penalty > 0)
+    lmm_cls_join(s, v);
+}
+
 void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
   assert(penalty >= 0);
   if (penalty == v->penalty)
     return;
+  if (s->cls_on) {
+    penalty_class(s, v, penalty);
+    return;
+  }
   s->modified = 1;
   if (v->proxy)
     bun_leave(s, v);
@@ -1090,6 +1138,14 @@ void lmm_var_set_penalty(lmm_system *s, lmm_var *v, double penalty) {
 }
 
 void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
+  if (s->cls_on) {
+    if (v->cls)
+      lmm_cls_leave(s, v);
+    v->bound = bound;
+    if (v->penalty > 0)
+      lmm_cls_join(s, v);
+    return;
+  }
   if (v->proxy)
     bun_leave(s, v);
   grp_guard(s, v);
@@ -1122,7 +1178,28 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
     s->dirty[v->dirty_slot] = NULL;
 }
 
+/* Class mode: v leaves its class, its elements their constraints' lists. */
+__attribute__((noinline)) static void free_class(lmm_system *s, lmm_var *v) {
+  if (v->cls)
+    lmm_cls_leave(s, v);
+  lmm_elem *next;
+  for (lmm_elem *e = v->elems; e; e = next) {
+    next = e->var_next;
+    if (e->enabled)
+      enabled_remove(e->cnst, e);
+    else
+      e->cnst->n_disabled--;
+    pool_put(&s->elem_pool, e);
+  }
+  var_unlink(s, v);
+  pool_put(&s->var_pool, v);
+}
+
 void lmm_var_free(lmm_system *s, lmm_var *v) {
+  if (s->cls_on) {
+    free_class(s, v);
+    return;
+  }
   if (v->proxy)
     bun_leave(s, v);
   int grouped = grp_has(s, v->grp_gen);
@@ -1157,23 +1234,43 @@ void lmm_var_free(lmm_system *s, lmm_var *v) {
 }
 
 double lmm_var_value(const lmm_var *v) {
+  if (v->cls)
+    return v->cls->level / v->penalty;
   if (v->proxy)
     return v->proxy->value / v->penalty;
   return grp_has(v->sys, v->grp_gen) ? v->sys->grp_lv[v->gidx] / v->penalty : v->value;
 }
 int lmm_var_group(const lmm_var *v) {
+  if (v->cls)
+    return GRP_K + v->cls->id;
   if (v->proxy)
     return GRP_K + v->proxy->bun->id;
   return grp_has(v->sys, v->grp_gen) ? v->gidx : -1;
 }
 double lmm_group_level(const lmm_system *s, int k) {
+  if (s->cls_on)
+    return lmm_cls_level(s, k);
   if (k >= GRP_K) {
     size_t id = (size_t)(k - GRP_K);
     return id < s->n_buns && s->buns[id] ? s->buns[id]->proxy->value : 0.0;
   }
   return s->grp_on && k >= 0 && k < s->grp_k ? s->grp_lv[k] : 0.0;
 }
-int lmm_group_count(const lmm_system *s) { return GRP_K + (int)s->n_buns; }
+int lmm_group_count(const lmm_system *s) { return GRP_K + (int)(s->cls_on ? s->n_cls_ids : s->n_buns); }
+
+/* Exact and local modes: the group's levels (while there is a group) and the live bundles'. */
+int lmm_next_level(lmm_system *s) {
+  if (s->cls_on)
+    return lmm_cls_next_level(s);
+  if (s->lev_pos < GRP_K) {
+    if (s->grp_on && s->lev_pos < (size_t)s->grp_k)
+      return (int)s->lev_pos++;
+    s->lev_pos = GRP_K;
+  }
+  while (s->lev_pos - GRP_K < s->n_buns && !s->buns[s->lev_pos - GRP_K])
+    s->lev_pos++;
+  return s->lev_pos - GRP_K < s->n_buns ? (int)s->lev_pos++ : -1;
+}
 double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
 void *lmm_var_owner(const lmm_var *v) { return v->owner; }
 
@@ -1633,6 +1730,10 @@ static void append_fast(lmm_system *s) {
 #define LOCAL_TOL 1e-12   /* relative slack of the bottleneck checks */
 
 #define LOCAL_ROUNDS 8    /* widenings before the whole component is re-solved */
+
+void lmm_out_push(lmm_system *s, lmm_var *v) { out_push(s, v); }
+void lmm_seed_add(lmm_system *s, lmm_cnst *c) { seed_add(s, c); }
+void lmm_dirty_add(lmm_system *s, lmm_var *v) { dirty_add(s, v); }
 
 static void seed_add(lmm_system *s, lmm_cnst *c) {
   if (c->lseed == s->round)
@@ -2321,6 +2422,15 @@ static void local_verify(lmm_system *s) {
 
 void lmm_solve(lmm_system *s) {
   clear_out(s);
+  s->lev_pos = 0;
+  if (s->cls_on) {
+    s->n_lev_out = 0;
+    if (s->modified)
+      lmm_cls_solve(s);
+    s->modified = 0;
+    s->round++;
+    return;
+  }
   while (s->n_pend_ids > 0) { /* the caller has seen those bundles empty */
     GROW(s->free_ids, s->free_ids_cap, s->n_free_ids + 1);
     s->free_ids[s->n_free_ids++] = s->pend_ids[--s->n_pend_ids];

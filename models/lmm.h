@@ -145,5 +145,8 @@ double lmm_group_level(const lmm_system *s, int k);
  * after a solve at which its level had no member left). */
 void lmm_set_bundle_min(lmm_system *s, unsigned n);
 int lmm_group_count(const lmm_system *s);
+/* After lmm_solve: the next level index whose level may have changed, -1 when done (every
+ * level in exact and local modes; in class mode only those that changed). */
+int lmm_next_level(lmm_system *s);
 
 #endif

@@ -20,6 +20,8 @@
 #define LMM_HELPER static __attribute__((unused))
 
 typedef struct lmm_elem lmm_elem;
+typedef struct lmm_edge lmm_edge;
+typedef struct lmm_class lmm_class;
 
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
 #ifndef BUN_MIN
@@ -105,7 +107,10 @@ struct lmm_elem {
   unsigned char enabled;       /* on the enabled list */
   unsigned char active;        /* on the active list */
   unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
-  double contrib;              /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
+  union {
+    double contrib;            /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
+    lmm_edge *edge;            /* class mode: the edge listing it (through ac_prev/ac_next) */
+  };
   unsigned char hidden;        /* a bundle member's element on a class constraint: off the
                                   enabled list, counted in the proxy's (see "Bundles") */
 };
@@ -147,6 +152,15 @@ struct lmm_cnst {
   lmm_elem *ac_head;             /* active elements, most recently activated first */
   lmm_cnst *mod_prev, *mod_next; /* modified list links */
   int in_mod;                    /* on the modified list */
+  lmm_edge *edges;               /* class mode: the edges of the classes using it */
+  size_t n_pos;                  /* class mode: its edges with npos > 0 */
+  double cw;                     /* class mode: sum of its edges' w (running sum) */
+  size_t cw_churn;               /* updates of cw since it was last recomputed */
+  size_t ci;                     /* class mode: index in the system's used list (n_pos > 0) */
+  size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
+  uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
+  double lvl;                    /* class solve: its level remaining / usage */
+  lmm_edge *tmp_edge;            /* class mode: the edge of the class last built on it */
 };
 
 struct lmm_var {
@@ -182,6 +196,9 @@ struct lmm_var {
   lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
   struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
   size_t bslot;         /* bundles: index among the bundle's members */
+  lmm_class *cls;       /* class mode: its class (enabled), else NULL */
+  lmm_var *cprev, *cnext; /* class mode: the class's member list */
+  uint64_t mstamp;      /* class mode: scratch stamp (== system tstamp: marked) */
 };
 
 /* A bundle (see "Bundles"): members sharing one level, represented in the system by a
@@ -288,6 +305,87 @@ struct lmm_system {
   size_t btmp_cap;           /* its capacity */
   uint64_t bchk;             /* bundles: stamp of bload */
   uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
+  int cls_on;                /* class mode (lmm_class.c) */
+  int stats;                 /* LMM_STATS set: count what it prints */
+  pool cls_pool, edge_pool;  /* class mode: own every lmm_class and lmm_edge */
+  lmm_class **cls_ids;       /* class mode: classes by level index - GRP_K (NULL: free) */
+  lmm_class **cls_live;      /* class mode: the live classes (index: class li) */
+  size_t n_cls_live, cls_live_cap;
+  lmm_class *newcls;         /* class mode: the class of the variables enabled since the last solve */
+  lmm_cnst **used;           /* class mode: the constraints with an edge of npos > 0 (index ci) */
+  size_t n_used, used_cap;
+  light *lh;                 /* class solve: the lights' heap by level (lazy: stale entries are
+                                pushed again with their level when they reach the top) */
+  size_t n_lh, lh_cap;
+  lmm_cnst **satc2;          /* class solve: the constraints saturated by the current iteration */
+  size_t n_satc2, satc2_cap;
+  size_t n_cls_ids, cls_ids_cap; /* ids given so far and the array's capacity */
+  int *cls_free;             /* class mode: ids free for reuse, */
+  size_t n_cls_free, cls_free_cap;
+  int *cls_pend;             /* and ids freed by this solve, reusable from the next one */
+  size_t n_cls_pend, cls_pend_cap;
+  uint64_t csolve;           /* class mode: solve stamp (component, fixed classes) */
+  uint64_t tstamp;           /* class mode: scratch stamp (tmp_edge, mstamp) */
+  lmm_class **ccls;          /* class solve: the classes fixed, in iteration order */
+  size_t n_ccls, ccls_cap;   /* its length and capacity */
+  lmm_class **cq;            /* class solve: the classes fixed by the current iteration */
+  size_t n_cq, cq_cap;       /* its length and capacity */
+  int *lev_out;              /* class mode: level indices whose level changed (lmm_next_level) */
+  size_t n_lev_out, lev_out_cap, lev_pos; /* its length, capacity, next to hand out */
+  uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge; /* LMM_STATS */
+};
+
+/* ======================================================================
+ * Class mode (lmm_class.c): entry points for lmm.c's interface functions
+ * ====================================================================== */
+
+void lmm_cls_init(lmm_system *s);
+void lmm_cls_free(lmm_system *s);
+void lmm_cls_stats(const lmm_system *s);
+/* v (enabled) joins the class of the variables enabled since the last solve; v (in a class)
+ * leaves it. */
+void lmm_cls_join(lmm_system *s, lmm_var *v);
+void lmm_cls_leave(lmm_system *s, lmm_var *v);
+void lmm_cls_solve(lmm_system *s);
+/* After lmm_cls_solve: the next level index whose level changed, -1 when done. */
+int lmm_cls_next_level(lmm_system *s);
+double lmm_cls_level(const lmm_system *s, int k);
+
+/* Shared with lmm.c: the modified output, the seed and dirty lists of local mode. */
+void lmm_out_push(lmm_system *s, lmm_var *v);
+void lmm_seed_add(lmm_system *s, lmm_cnst *c);
+void lmm_dirty_add(lmm_system *s, lmm_var *v);
+
+/* Class mode (lmm_class.c): the edge of class k on constraint c, and a class. */
+struct lmm_edge {
+  lmm_class *k;               /* the class */
+  lmm_cnst *c;                /* the constraint */
+  lmm_elem *head;             /* the members' elements on c (linked through ac_prev/ac_next) */
+  size_t n, npos;             /* elements, and those with a > 0 */
+  double w;                   /* sum of a / p over them */
+  double fpmax;               /* FATPIPE: max of a / p over them, */
+  size_t fpcnt;               /* and how many reach it */
+  size_t churn;               /* updates of w since it was last recomputed */
+  lmm_edge *kprev, *knext;    /* the class's edges */
+  lmm_edge *cprev, *cnext;    /* the constraint's edges */
+};
+
+struct lmm_class {
+  double level;     /* the members' level: x_i = level / p_i */
+  double reported;  /* the level last handed out by lmm_next_level (NAN: never) */
+  lmm_var *mem;     /* members, through cprev/cnext */
+  size_t n;         /* their number */
+  lmm_edge *edges;  /* its edges, through kprev/knext */
+  double min_bp;    /* lower bound of the smallest b p of a bounded member (INFINITY: none) */
+  uint64_t visit;   /* == csolve: in the component being solved */
+  uint64_t fixed;   /* == csolve: fixed by the running solve, at iteration it */
+  uint64_t queued;  /* == the iteration stamp: a candidate of the current iteration */
+  size_t cover;     /* candidates: members with a > 0 on a saturated constraint */
+  int full;         /* candidates: one edge on a saturated constraint holds every member */
+  size_t li;        /* index in the system's live list */
+  long it;          /* iteration that fixed it (-1: by a bound, never merged) */
+  uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
+  int id;           /* level index GRP_K + id (-1: none given yet) */
 };
 
 /* v's value: a member's follows its proxy. */

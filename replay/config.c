@@ -63,7 +63,8 @@ static const key keys[] = {
     {"tir/simgrid-marking", K_BOOL, "no", OFF(simgrid_marking),
      "mark only a flow's first link on enabling, as SimGrid 3.32 (doc/model.md)"},
     {"tir/local-solve", K_STRING, "auto", 0,
-     "yes: re-solve only the flows a change can move; no: whole components; auto (doc/model.md)"},
+     "yes: re-solve only the flows a change can move; no: whole components; class: flows sharing "
+     "a level solved as one; auto (doc/model.md)"},
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
@@ -246,8 +247,10 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
   if (!strcmp(k->name, "tir/local-solve")) {
     if (!strcmp(value, "auto"))
       c->local_solve = 2;
+    else if (!strcmp(value, "class"))
+      c->local_solve = 3;
     else if (parse_bool(value, &c->local_solve) < 0)
-      return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no or auto", value);
+      return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no, class or auto", value);
     return 0;
   }
   if (!strcmp(k->name, "cpu/model"))

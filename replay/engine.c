@@ -88,12 +88,16 @@ typedef struct route_cell {
 
 typedef struct egroup {
   evq heap;        /* the level's actions, by completion virtual time */
+  size_t hpos;     /* its place in the heap of levels (by due) + 1; 0: none (no due) */
   int has_due;     /* the level has a first completion (a flow and a positive level) */
   double due;      /* its real date */
   uint64_t due_tie; /* and its tie (that flow's): it is ordered as in the main heap */
-  double phi;      /* virtual time: integral of the level up to phi_t */
+  double phi;      /* virtual time: integral of the level up to phi_t (brought up to date
+                      when the level changes or an action enters or leaves: grp_rebase) */
   double phi_t;    /* date at which phi was last brought up to date */
   double level;    /* level used since phi_t (0: none) */
+  uint64_t touched; /* == engine steps: an action entered or left it in this reschedule */
+  uint64_t sched;   /* == engine steps: its due was computed in this reschedule */
 } egroup;
 
 struct eng {
@@ -117,7 +121,11 @@ struct eng {
   evq heap;        /* running actions by completion date (but the groups') */
   egroup *grp;     /* one per level of the solver's group and per bundle (lmm_group_count) */
   int ngrp;        /* their number */
-  int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
+  int *lh;         /* the levels that have a due, a binary heap by (due, due_tie) */
+  size_t nlh, lh_cap;
+  uint64_t steps;  /* reschedules so far (stamps egroup touched and sched) */
+  int *touched;    /* levels an action entered or left in this reschedule */
+  size_t ntouched, touched_cap;
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
@@ -191,7 +199,6 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   lmm_set_simgrid_order(e->sys, c->simgrid_marking);
   e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
-  e->first_due = -1;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
@@ -229,6 +236,8 @@ void eng_free(eng *e) {
   for (int k = 0; k < e->ngrp; k++)
     evq_free(&e->grp[k].heap);
   free(e->grp);
+  free(e->lh);
+  free(e->touched);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].r->links);
@@ -488,17 +497,27 @@ static void update_remains(eng *e, eng_act *a) {
 /* ====== the group: actions whose rate is a level of the solver's group x factor / penalty
  * (see the file comment: one virtual clock, heap and due date per level) ====== */
 
-/* Brings every level's phi up to now at the level used since phi_t. */
-static void group_advance(eng *e) {
-  for (int k = 0; k < e->ngrp; k++) {
-    egroup *g = &e->grp[k];
-    g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0; /* rebase when empty */
-    g->phi_t = e->now;
-  }
+/* Brings level g's phi up to now at the level used since phi_t (0 when empty: rebased). */
+static void grp_rebase(eng *e, egroup *g) {
+  g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0;
+  g->phi_t = e->now;
+}
+
+/* An action enters or leaves level k: its due is recomputed at the end of the reschedule. */
+static inline void group_touch(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  if (g->touched == e->steps)
+    return;
+  g->touched = e->steps;
+  if (e->ntouched == e->touched_cap)
+    x_grow(&e->touched, &e->touched_cap, e->ntouched + 1, sizeof *e->touched);
+  e->touched[e->ntouched++] = k;
 }
 
 static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
+  group_touch(e, k);
+  grp_rebase(e, g);
   update_remains(e, a);
   heap_remove(&e->heap, a);
   a->grp = k;
@@ -509,6 +528,8 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
 static void group_leave(eng *e, eng_act *a) {
   egroup *g = &e->grp[a->grp];
+  group_touch(e, a->grp);
+  grp_rebase(e, g);
   heap_remove(&g->heap, a);
   a->grp = -1;
   a->remains = (a->date - g->phi) * a->factor / a->gpen;
@@ -517,27 +538,83 @@ static void group_leave(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-/* Level k's due: the real date of its first completion, with that action's tie. */
+/* ====== the heap of levels by due (few levels in exact and local modes, many in class
+ * mode: an indexed binary heap, each level knows its place) ====== */
+
+static int due_before(const eng *e, int a, int b) {
+  const egroup *x = &e->grp[a], *y = &e->grp[b];
+  return x->due < y->due || (x->due == y->due && x->due_tie < y->due_tie);
+}
+
+static void lh_set(eng *e, size_t i, int k) {
+  e->lh[i] = k;
+  e->grp[k].hpos = i + 1;
+}
+
+static void lh_sift(eng *e, size_t i) {
+  int k = e->lh[i];
+  while (i > 0 && due_before(e, k, e->lh[(i - 1) / 2])) {
+    lh_set(e, i, e->lh[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= e->nlh)
+      break;
+    if (c + 1 < e->nlh && due_before(e, e->lh[c + 1], e->lh[c]))
+      c++;
+    if (!due_before(e, e->lh[c], k))
+      break;
+    lh_set(e, i, e->lh[c]);
+    i = c;
+  }
+  lh_set(e, i, k);
+}
+
+/* Level k's due changed: it enters the heap or moves in it. */
+static void lh_update(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  if (!g->hpos) {
+    if (e->nlh == e->lh_cap)
+      x_grow(&e->lh, &e->lh_cap, e->nlh + 1, sizeof *e->lh);
+    g->hpos = ++e->nlh;
+    e->lh[e->nlh - 1] = k;
+  }
+  lh_sift(e, g->hpos - 1);
+}
+
+static void lh_remove(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  size_t i = g->hpos - 1;
+  g->hpos = 0;
+  int last = e->lh[--e->nlh];
+  if (i < e->nlh) {
+    lh_set(e, i, last);
+    lh_sift(e, i);
+  }
+}
+
+/* Level k's due: the real date of its first completion, with that action's tie; its place
+ * in the heap of levels follows. */
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
+  g->sched = e->steps;
   double phi_top;
   const eng_act *top = evq_top(&g->heap, &phi_top);
   g->has_due = top && g->level > 0;
-  if (!g->has_due)
+  if (!g->has_due) {
+    if (g->hpos)
+      lh_remove(e, k);
     return;
-  double dt = (top->date - g->phi) / g->level;
-  g->due = g->phi_t + (dt > 0 ? dt : 0);
-  g->due_tie = top->seq ^ e->tie_xor;
-}
-
-/* Sets e->first_due after a change of the levels' dues. */
-static void first_due_level(eng *e) {
-  e->first_due = -1;
-  for (int k = 0; k < e->ngrp; k++) {
-    const egroup *g = &e->grp[k], *f = &e->grp[e->first_due < 0 ? 0 : e->first_due];
-    if (g->has_due && (e->first_due < 0 || g->due < f->due || (g->due == f->due && g->due_tie < f->due_tie)))
-      e->first_due = k;
   }
+  double dt = (top->date - g->phi) / g->level;
+  double due = g->phi_t + (dt > 0 ? dt : 0);
+  uint64_t tie = top->seq ^ e->tie_xor;
+  if (g->hpos && due == g->due && tie == g->due_tie)
+    return;
+  g->due = due;
+  g->due_tie = tie;
+  lh_update(e, k);
 }
 
 /* A recomputed variable: into, out of or across the group's levels, or a new rate. */
@@ -560,7 +637,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
 }
 
 static void reschedule(eng *e) {
-  group_advance(e);
+  e->steps++;
   lmm_solve(e->sys);
   groups_sync(e);
   while (e->n_new_sleeps > 0) {
@@ -572,11 +649,15 @@ static void reschedule(eng *e) {
     if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
       update_action(e, a, v);
   }
-  for (int k = 0; k < e->ngrp; k++) {
+  for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
+    grp_rebase(e, &e->grp[k]);
     e->grp[k].level = lmm_group_level(e->sys, k);
     group_schedule(e, k);
   }
-  first_due_level(e);
+  for (size_t i = 0; i < e->ntouched; i++) /* and those whose first action may have changed */
+    if (e->grp[e->touched[i]].sched != e->steps)
+      group_schedule(e, e->touched[i]);
+  e->ntouched = 0;
 }
 
 static void finish(eng *e, eng_act *a) {
@@ -606,7 +687,6 @@ static void group_pop(eng *e, int k) {
   a->grp = -1;
   a->remains = 0;
   group_schedule(e, k);
-  first_due_level(e);
   finish(e, a);
 }
 
@@ -614,7 +694,7 @@ static void group_pop(eng *e, int k) {
  * *a that action, or with *level >= 0 that level; 0 when there is none. */
 static int next_event(const eng *e, eng_act **a, int *level, double *date) {
   *a = evq_top(&e->heap, date);
-  *level = e->first_due;
+  *level = e->nlh ? e->lh[0] : -1;
   if (*level < 0)
     return *a != NULL;
   const egroup *g = &e->grp[*level];
