@@ -50,7 +50,11 @@
 #include <assert.h>
 #include <stdio.h>
 
-#define CHURN(n) (2 * (n) + 16) /* updates of a running sum over n terms before recomputing it */
+/* A running sum over n terms is recomputed after CHURN(n) updates (each adds at most an ulp of
+ * the largest value the sum reached since), or when it fell below a quarter of that value
+ * (cancellation: the absolute error is that of the large sum). Both cost O(1) per update. */
+#define CHURN(n) (16 * (n) + 64)
+#define CANCEL 0.25
 
 /* ======================================================================
  * Ids (level indices), classes
@@ -65,6 +69,13 @@ void lmm_cls_init(lmm_system *s) {
 void lmm_cls_free(lmm_system *s) {
   if (!s->cls_on)
     return;
+  for (size_t i = 0; i < s->n_cls_live; i++) {
+    free(s->cls_live[i]->hot);
+    free(s->cls_live[i]->mem);
+  }
+  for (size_t i = 0; i < s->n_hot_cnsts; i++)
+    free(s->hot_cnsts[i]->ehot);
+  free(s->hot_cnsts);
   pool_destroy(&s->cls_pool);
   pool_destroy(&s->edge_pool);
   free(s->cls_ids);
@@ -85,9 +96,10 @@ void lmm_cls_stats(const lmm_system *s) {
   double n = (double)(s->c_solves + !s->c_solves);
   fprintf(stderr,
           "lmm: class mode: %llu solves; per solve %.1f classes fixed, %.1f edges; %llu splits, %llu "
-          "variables moved, %llu merges; %zu level ids\n",
+          "variables moved (%llu by merges), %llu merges; %zu level ids\n",
           (unsigned long long)s->c_solves, (double)s->c_classes / n, (double)s->c_edges / n,
-          (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_merge,
+          (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_mmoved,
+          (unsigned long long)s->c_merge,
           s->n_cls_ids);
 }
 
@@ -118,7 +130,9 @@ static void cls_give_id(lmm_system *s, lmm_class *k) {
 
 /* An empty class goes; its id is reused from the next solve on. */
 static void cls_drop(lmm_system *s, lmm_class *k) {
-  assert(k->n == 0 && !k->edges);
+  assert(k->n == 0 && k->nhot == 0);
+  free(k->hot);
+  free(k->mem);
   if (k->id >= 0) {
     s->cls_ids[k->id] = NULL;
     GROW(s->cls_pend, s->cls_pend_cap, s->n_cls_pend + 1);
@@ -151,14 +165,20 @@ static void used_del(lmm_system *s, lmm_cnst *c) {
   s->used[c->ci]->ci = c->ci;
 }
 
+/* The class side and the constraint side of e. */
+static inline lmm_chot *kside(const lmm_edge *e) { return &e->k->hot[e->ki]; }
+static inline lmm_khot *cside(const lmm_edge *e) { return &e->c->ehot[e->ci]; }
+
 /* c's sum of edge weights moves by d (recomputed from its edges now and then). */
 static void cw_add(lmm_cnst *c, double d) {
   c->cw += d;
-  if (++c->cw_churn > CHURN(c->n_pos)) {
+  c->cw_hi = dmax(c->cw_hi, c->cw);
+  if (++c->cw_churn > CHURN(c->n_pos) || c->cw < c->cw_hi * CANCEL) {
     c->cw = 0.0;
-    for (const lmm_edge *e = c->edges; e; e = e->cnext)
-      c->cw += e->w;
+    for (size_t i = 0; i < c->nehot; i++)
+      c->cw += kside(c->ehot[i].e)->w;
     c->cw_churn = 0;
+    c->cw_hi = c->cw;
   }
 }
 
@@ -174,6 +194,29 @@ static void npos_edge(lmm_system *s, lmm_edge *e, int d) {
     c->n_act += (size_t)d;
 }
 
+/* e gets a slot at the end of its class's array and of its constraint's. */
+static void hot_add(lmm_system *s, lmm_edge *e) {
+  lmm_class *k = e->k;
+  lmm_cnst *c = e->c;
+  GROW(k->hot, k->hot_cap, k->nhot + 1);
+  e->ki = k->nhot;
+  k->hot[k->nhot++] = (lmm_chot){c, 0.0, 0, e};
+  if (!c->ehot_cap) {
+    GROW(s->hot_cnsts, s->hot_cnsts_cap, s->n_hot_cnsts + 1);
+    s->hot_cnsts[s->n_hot_cnsts++] = c;
+  }
+  GROW(c->ehot, c->ehot_cap, c->nehot + 1);
+  e->ci = c->nehot;
+  c->ehot[c->nehot++] = (lmm_khot){k, 0, e};
+}
+
+/* e leaves its class's array (the last slot fills its place). */
+static void kslot_del(lmm_edge *e) {
+  lmm_class *k = e->k;
+  k->hot[e->ki] = k->hot[--k->nhot];
+  k->hot[e->ki].e->ki = e->ki;
+}
+
 /* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
  * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
 static lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
@@ -183,31 +226,16 @@ static lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
   e = pool_get(&s->edge_pool);
   e->k = k;
   e->c = c;
-  e->knext = k->edges;
-  if (k->edges)
-    k->edges->kprev = e;
-  k->edges = e;
-  e->cnext = c->edges;
-  if (c->edges)
-    c->edges->cprev = e;
-  c->edges = e;
+  hot_add(s, e);
   c->tmp_edge = e;
   return e;
 }
 
 static void edge_unlink(lmm_system *s, lmm_edge *e) {
-  if (e->kprev)
-    e->kprev->knext = e->knext;
-  else
-    e->k->edges = e->knext;
-  if (e->knext)
-    e->knext->kprev = e->kprev;
-  if (e->cprev)
-    e->cprev->cnext = e->cnext;
-  else
-    e->c->edges = e->cnext;
-  if (e->cnext)
-    e->cnext->cprev = e->cprev;
+  lmm_cnst *c = e->c;
+  kslot_del(e);
+  c->ehot[e->ci] = c->ehot[--c->nehot];
+  c->ehot[e->ci].e->ci = e->ci;
   pool_put(&s->edge_pool, e);
 }
 
@@ -228,9 +256,11 @@ static void edge_reweigh(lmm_edge *e) {
     else if (ap == e->fpmax)
       e->fpcnt++;
   }
-  double d = w - e->w;
-  e->w = w;
+  lmm_chot *h = kside(e);
+  double d = w - h->w;
+  h->w = w;
   e->churn = 0;
+  e->whi = w;
   cw_add(e->c, d);
 }
 
@@ -245,10 +275,13 @@ static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
   e->n++;
   if (x->weight <= 0)
     return;
-  if (e->npos++ == 0)
+  lmm_chot *h = kside(e);
+  cside(e)->npos = ++h->npos;
+  if (h->npos == 1)
     npos_edge(s, e, 1);
   double ap = x->weight / x->var->penalty;
-  e->w += ap;
+  h->w += ap;
+  e->whi = dmax(e->whi, h->w);
   cw_add(e->c, ap);
   if (e->c->fatpipe) {
     if (ap > e->fpmax)
@@ -272,15 +305,16 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
   x->ac_prev = x->ac_next = NULL;
   x->edge = NULL;
   if (x->weight > 0) {
+    lmm_chot *h = kside(e);
     double ap = x->weight / x->var->penalty;
-    double w = --e->npos ? dmax(e->w - ap, 0.0) : 0.0, d = w - e->w;
-    e->w = w;
+    cside(e)->npos = --h->npos;
+    double w = h->npos ? dmax(h->w - ap, 0.0) : 0.0, d = w - h->w;
+    h->w = w;
     cw_add(e->c, d);
-    if (e->npos == 0)
+    if (h->npos == 0)
       npos_edge(s, e, -1);
-    if (e->c->fatpipe && e->npos > 0 && ap == e->fpmax && --e->fpcnt == 0)
-      edge_reweigh(e);
-    else if (++e->churn > CHURN(e->n))
+    if ((e->c->fatpipe && h->npos > 0 && ap == e->fpmax && --e->fpcnt == 0) || ++e->churn > CHURN(e->n) ||
+        h->w < e->whi * CANCEL)
       edge_reweigh(e);
   }
   if (--e->n == 0)
@@ -293,26 +327,18 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
 
 static void member_add(lmm_class *k, lmm_var *v) {
   v->cls = k;
-  v->cprev = NULL;
-  v->cnext = k->mem;
-  if (k->mem)
-    k->mem->cprev = v;
-  k->mem = v;
-  k->n++;
+  GROW(k->mem, k->mem_cap, k->n + 1);
+  v->cslot = k->n;
+  k->mem[k->n++] = (lmm_cmem){v, 0};
   if (v->bound > 0)
     k->min_bp = dmin(k->min_bp, v->bound * v->penalty);
 }
 
+/* v leaves k's array (the last member fills its slot). */
 static void member_del(lmm_class *k, lmm_var *v) {
-  if (v->cprev)
-    v->cprev->cnext = v->cnext;
-  else
-    k->mem = v->cnext;
-  if (v->cnext)
-    v->cnext->cprev = v->cprev;
-  v->cprev = v->cnext = NULL;
+  k->mem[v->cslot] = k->mem[--k->n];
+  k->mem[v->cslot].v->cslot = v->cslot;
   v->cls = NULL;
-  k->n--;
 }
 
 /* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed. */
@@ -434,13 +460,14 @@ static double lh_min(lmm_system *s) {
 static void fp_usage(const lmm_system *s, lmm_cnst *c) {
   c->usage = 0.0;
   c->top_count = 0;
-  for (const lmm_edge *e = c->edges; e; e = e->cnext) {
-    if (e->npos == 0 || e->k->fixed == s->csolve)
+  for (size_t i = 0; i < c->nehot; i++) {
+    const lmm_khot *h = &c->ehot[i];
+    if (h->npos == 0 || h->k->fixed == s->csolve)
       continue;
-    if (e->fpmax > c->usage)
-      c->usage = e->fpmax, c->top_count = e->fpcnt;
-    else if (e->fpmax == c->usage)
-      c->top_count += e->fpcnt;
+    if (h->e->fpmax > c->usage)
+      c->usage = h->e->fpmax, c->top_count = h->e->fpcnt;
+    else if (h->e->fpmax == c->usage)
+      c->top_count += h->e->fpcnt;
   }
 }
 
@@ -475,17 +502,16 @@ static void init_lights(lmm_system *s) {
 /* A class made by a split during the solve: unfixed. */
 static lmm_class *split_class(lmm_system *s) { return cls_new(s, s->csolve); }
 
-/* Class k (a candidate of the iteration stamped mark: its covered members carry mstamp ==
- * mark) splits: returns the class of the covered members, k itself when they are the larger
- * part (the others move to a new class), else a new class. */
+/* Class k (a candidate of the iteration stamped mark: its covered members' mark) splits:
+ * returns the class of the covered members, k itself when they are the larger part (the
+ * others move to a new class), else a new class. From the end: a move fills the slot it
+ * leaves with the last member, already seen. */
 static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
   int keep_covered = 2 * k->cover >= k->n;
   lmm_class *to = split_class(s);
-  for (lmm_var *v = k->mem, *next; v; v = next) {
-    next = v->cnext;
-    if ((v->mstamp == mark) != keep_covered)
-      var_move(s, v, to);
-  }
+  for (size_t i = k->n; i-- > 0;)
+    if ((k->mem[i].mark == mark) != keep_covered)
+      var_move(s, k->mem[i].v, to);
   s->c_split++;
   return keep_covered ? k : to;
 }
@@ -500,9 +526,10 @@ static void queue(lmm_system *s, lmm_class *k) {
 static size_t candidates(lmm_system *s, uint64_t mark) {
   size_t n = 0;
   for (size_t i = 0; i < s->n_satc2; i++)
-    for (const lmm_edge *e = s->satc2[i]->edges; e; e = e->cnext) {
-      lmm_class *k = e->k;
-      if (e->npos == 0 || k->fixed == s->csolve)
+    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
+      const lmm_khot *h = &s->satc2[i]->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->fixed == s->csolve)
         continue;
       if (k->queued != mark) {
         k->queued = mark;
@@ -513,13 +540,13 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
       }
       if (k->full)
         continue;
-      if (e->npos == k->n) {
+      if (h->npos == k->n) {
         k->full = 1;
         continue;
       }
-      for (const lmm_elem *x = e->head; x; x = x->ac_next)
-        if (x->weight > 0 && x->var->mstamp != mark) {
-          x->var->mstamp = mark;
+      for (const lmm_elem *x = h->e->head; x; x = x->ac_next)
+        if (x->weight > 0 && k->mem[x->var->cslot].mark != mark) {
+          k->mem[x->var->cslot].mark = mark;
           k->cover++;
         }
     }
@@ -546,17 +573,18 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->it = it;
   GROW(s->ccls, s->ccls_cap, s->n_ccls + 1);
   s->ccls[s->n_ccls++] = k;
-  for (lmm_edge *e = k->edges; e; e = e->knext) {
-    lmm_cnst *c = e->c;
-    if (e->npos == 0 || c->cmark != s->csolve)
+  for (size_t i = 0; i < k->nhot; i++) {
+    const lmm_chot *h = &k->hot[i];
+    lmm_cnst *c = h->c;
+    if (h->npos == 0 || c->cmark != s->csolve)
       continue;
     c->n_act--;
     if (c->light < 0)
       continue;
     if (!c->fatpipe) {
-      double_update(&c->remaining, m * e->w, c->bound * s->precision);
-      double_update(&c->usage, e->w, s->precision);
-    } else if (e->fpmax == c->usage && (c->top_count -= e->fpcnt) == 0) {
+      double_update(&c->remaining, m * h->w, c->bound * s->precision);
+      double_update(&c->usage, h->w, s->precision);
+    } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
       fp_usage(s, c);
     }
     if (light_alive(s, c))
@@ -567,9 +595,9 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
 /* The exact smallest b p over k's bounded members (INFINITY: none). */
 static double class_min_bp(lmm_class *k) {
   double m = INFINITY;
-  for (const lmm_var *v = k->mem; v; v = v->cnext)
-    if (v->bound > 0)
-      m = dmin(m, v->bound * v->penalty);
+  for (size_t i = 0; i < k->n; i++)
+    if (k->mem[i].v->bound > 0)
+      m = dmin(m, k->mem[i].v->bound * k->mem[i].v->penalty);
   k->min_bp = m;
   return m;
 }
@@ -588,8 +616,8 @@ static int fix_bounds(lmm_system *s, double m) {
     lmm_class *k = s->cq[i];
     if (!double_equals(k->min_bp, min_bound, s->precision))
       continue;
-    for (lmm_var *v = k->mem, *next; v; v = next) {
-      next = v->cnext;
+    for (size_t q = k->n; q-- > 0;) {
+      lmm_var *v = k->mem[q].v;
       if (v->bound <= 0 || !double_equals(min_bound, v->bound * v->penalty, s->precision))
         continue;
       lmm_class *b = k;
@@ -605,9 +633,10 @@ static int fix_bounds(lmm_system *s, double m) {
   return 1;
 }
 
+/* Stops when every class is fixed (the constraints left are dead entries of the heap). */
 static void fill(lmm_system *s) {
   long it = 0;
-  for (double m; (m = lh_min(s)) >= 0; it++) {
+  for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
     queue_saturated(s);
     if (!fix_bounds(s, m))
       for (size_t i = 0; i < s->n_cq; i++)
@@ -625,9 +654,8 @@ static void fill(lmm_system *s) {
 /* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
  * same constraints (their elements move) or become k's; o's members are listed. */
 static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
-  lmm_edge *next;
-  for (lmm_edge *e = o->edges; e; e = next) {
-    next = e->knext;
+  while (o->nhot > 0) {
+    lmm_edge *e = o->hot[o->nhot - 1].e;
     lmm_cnst *c = e->c;
     lmm_edge *f = c->tmp_edge;
     if (f && f->k == k && f->c == c) {
@@ -638,26 +666,21 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
       }
       continue;
     }
-    if (e->kprev) /* e becomes k's */
-      e->kprev->knext = e->knext;
-    else
-      o->edges = e->knext;
-    if (e->knext)
-      e->knext->kprev = e->kprev;
+    lmm_chot h = o->hot[e->ki]; /* e becomes k's */
+    kslot_del(e);
     e->k = k;
-    e->kprev = NULL;
-    e->knext = k->edges;
-    if (k->edges)
-      k->edges->kprev = e;
-    k->edges = e;
+    GROW(k->hot, k->hot_cap, k->nhot + 1);
+    e->ki = k->nhot;
+    k->hot[k->nhot++] = h;
+    cside(e)->k = k;
     c->tmp_edge = e;
   }
-  for (lmm_var *v = o->mem, *vn; v; v = vn) {
-    vn = v->cnext;
+  while (o->n > 0) {
+    lmm_var *v = o->mem[o->n - 1].v;
     member_del(o, v);
     member_add(k, v);
     lmm_dirty_add(s, v);
-    s->c_moved++;
+    s->c_moved++; s->c_mmoved++;
   }
   k->min_bp = dmin(k->min_bp, o->min_bp);
   cls_drop(s, o);
@@ -678,8 +701,8 @@ static void merge_run(lmm_system *s, size_t i, size_t j) {
       continue; /* old classes stay: no moves back and forth */
     if (!indexed) { /* base's edges indexed by constraint, once */
       indexed = 1;
-      for (lmm_edge *e = base->edges; e; e = e->knext)
-        e->c->tmp_edge = e;
+      for (size_t q2 = 0; q2 < base->nhot; q2++)
+        base->hot[q2].c->tmp_edge = base->hot[q2].e;
     }
     merge(s, base, o);
     s->ccls[q] = NULL;
@@ -732,8 +755,7 @@ static void count_stats(lmm_system *s) {
   s->c_solves++;
   s->c_classes += s->n_ccls;
   for (size_t i = 0; i < s->n_ccls; i++)
-    for (const lmm_edge *e = s->ccls[i] ? s->ccls[i]->edges : NULL; e; e = e->knext)
-      s->c_edges++;
+    s->c_edges += s->ccls[i]->nhot;
 }
 
 void lmm_cls_solve(lmm_system *s) {

@@ -22,6 +22,7 @@
 typedef struct lmm_elem lmm_elem;
 typedef struct lmm_edge lmm_edge;
 typedef struct lmm_class lmm_class;
+typedef struct lmm_khot lmm_khot;
 
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
 #ifndef BUN_MIN
@@ -121,6 +122,9 @@ struct lmm_cnst {
   double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
   int fatpipe;                   /* max instead of sum */
   int light;                     /* solver: index in the light table, -1 if not there */
+  size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
+  uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
+  double lvl;                    /* class solve: its level remaining / usage */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
   size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
@@ -152,14 +156,13 @@ struct lmm_cnst {
   lmm_elem *ac_head;             /* active elements, most recently activated first */
   lmm_cnst *mod_prev, *mod_next; /* modified list links */
   int in_mod;                    /* on the modified list */
-  lmm_edge *edges;               /* class mode: the edges of the classes using it */
+  lmm_khot *ehot;                /* class mode: the edges of the classes using it */
+  size_t nehot, ehot_cap;
   size_t n_pos;                  /* class mode: its edges with npos > 0 */
   double cw;                     /* class mode: sum of its edges' w (running sum) */
   size_t cw_churn;               /* updates of cw since it was last recomputed */
+  double cw_hi;                  /* the largest cw since then */
   size_t ci;                     /* class mode: index in the system's used list (n_pos > 0) */
-  size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
-  uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
-  double lvl;                    /* class solve: its level remaining / usage */
   lmm_edge *tmp_edge;            /* class mode: the edge of the class last built on it */
 };
 
@@ -197,8 +200,7 @@ struct lmm_var {
   struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
   size_t bslot;         /* bundles: index among the bundle's members */
   lmm_class *cls;       /* class mode: its class (enabled), else NULL */
-  lmm_var *cprev, *cnext; /* class mode: the class's member list */
-  uint64_t mstamp;      /* class mode: scratch stamp (== system tstamp: marked) */
+  size_t cslot;         /* class mode: its slot in its class's member array */
 };
 
 /* A bundle (see "Bundles"): members sharing one level, represented in the system by a
@@ -314,6 +316,8 @@ struct lmm_system {
   lmm_class *newcls;         /* class mode: the class of the variables enabled since the last solve */
   lmm_cnst **used;           /* class mode: the constraints with an edge of npos > 0 (index ci) */
   size_t n_used, used_cap;
+  lmm_cnst **hot_cnsts;      /* class mode: every constraint that got an ehot array */
+  size_t n_hot_cnsts, hot_cnsts_cap;
   light *lh;                 /* class solve: the lights' heap by level (lazy: stale entries are
                                 pushed again with their level when they reach the top) */
   size_t n_lh, lh_cap;
@@ -325,14 +329,14 @@ struct lmm_system {
   int *cls_pend;             /* and ids freed by this solve, reusable from the next one */
   size_t n_cls_pend, cls_pend_cap;
   uint64_t csolve;           /* class mode: solve stamp (component, fixed classes) */
-  uint64_t tstamp;           /* class mode: scratch stamp (tmp_edge, mstamp) */
+  uint64_t tstamp;           /* class mode: stamp of the filling's iterations (lmm_cmem mark) */
   lmm_class **ccls;          /* class solve: the classes fixed, in iteration order */
   size_t n_ccls, ccls_cap;   /* its length and capacity */
   lmm_class **cq;            /* class solve: the classes fixed by the current iteration */
   size_t n_cq, cq_cap;       /* its length and capacity */
   int *lev_out;              /* class mode: level indices whose level changed (lmm_next_level) */
   size_t n_lev_out, lev_out_cap, lev_pos; /* its length, capacity, next to hand out */
-  uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge; /* LMM_STATS */
+  uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge, c_mmoved; /* LMM_STATS */
 };
 
 /* ======================================================================
@@ -356,26 +360,43 @@ void lmm_out_push(lmm_system *s, lmm_var *v);
 void lmm_seed_add(lmm_system *s, lmm_cnst *c);
 void lmm_dirty_add(lmm_system *s, lmm_var *v);
 
-/* Class mode (lmm_class.c): the edge of class k on constraint c, and a class. */
+/* Class mode (lmm_class.c): the edge of class k on constraint c, and a class. What a solve
+ * reads of an edge sits in two arrays: the class's (constraint, w, npos), the constraint's
+ * (class, npos); each edge knows its slot in both. */
 struct lmm_edge {
   lmm_class *k;               /* the class */
   lmm_cnst *c;                /* the constraint */
   lmm_elem *head;             /* the members' elements on c (linked through ac_prev/ac_next) */
-  size_t n, npos;             /* elements, and those with a > 0 */
-  double w;                   /* sum of a / p over them */
+  size_t n;                   /* elements */
   double fpmax;               /* FATPIPE: max of a / p over them, */
   size_t fpcnt;               /* and how many reach it */
   size_t churn;               /* updates of w since it was last recomputed */
-  lmm_edge *kprev, *knext;    /* the class's edges */
-  lmm_edge *cprev, *cnext;    /* the constraint's edges */
+  double whi;                 /* the largest w since then */
+  size_t ki, ci;              /* its slot in k->hot and in c->ehot */
+};
+typedef struct lmm_chot {     /* a class's edge, as its class sees it */
+  lmm_cnst *c;
+  double w;                   /* sum of a / p over its elements with a > 0 */
+  size_t npos;                /* its elements with a > 0 */
+  lmm_edge *e;
+} lmm_chot;
+typedef struct lmm_cmem {     /* a member of a class */
+  lmm_var *v;
+  uint64_t mark;              /* == an iteration's stamp: covered by its saturated constraints */
+} lmm_cmem;
+struct lmm_khot {             /* a class's edge, as its constraint sees it */
+  lmm_class *k;
+  size_t npos;                /* (a copy of the class side's) */
+  lmm_edge *e;
 };
 
 struct lmm_class {
   double level;     /* the members' level: x_i = level / p_i */
   double reported;  /* the level last handed out by lmm_next_level (NAN: never) */
-  lmm_var *mem;     /* members, through cprev/cnext */
-  size_t n;         /* their number */
-  lmm_edge *edges;  /* its edges, through kprev/knext */
+  lmm_cmem *mem;    /* members (an array: a split scans it) */
+  size_t n, mem_cap; /* their number and the array's capacity */
+  lmm_chot *hot;    /* its edges */
+  size_t nhot, hot_cap;
   double min_bp;    /* lower bound of the smallest b p of a bounded member (INFINITY: none) */
   uint64_t visit;   /* == csolve: in the component being solved */
   uint64_t fixed;   /* == csolve: fixed by the running solve, at iteration it */
