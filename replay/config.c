@@ -194,6 +194,13 @@ double cfg_affine(const cfg_table *t, double size) {
   return cur;
 }
 
+int cfg_affine_zero(const cfg_table *t) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].a != 0 || t->v[i].b != 0)
+      return 0;
+  return 1;
+}
+
 /* ====== setting ====== */
 
 static int set_known(config *c, const key *k, const char *value, char *err, size_t errlen) {

@@ -67,6 +67,8 @@ int cfg_set(config *c, const char *key, const char *value, char *err, size_t err
 double cfg_factor(const cfg_table *t, double size);
 /* Affine cost lookup (os/or/ois rule): entry 0 also applies to size <= T_0. */
 double cfg_affine(const cfg_table *t, double size);
+/* 1 when cfg_affine(t, size) is 0 for every size. */
+int cfg_affine_zero(const cfg_table *t);
 
 /* Parses a table string into t (replacing it). Returns 0 or -1 with err. */
 int cfg_parse_table(cfg_table *t, const char *s, int affine, char *err, size_t errlen);

@@ -3,7 +3,12 @@
  * Mailboxes are FIFO queues per (receiver, source, tag) in one open-addressing hash
  * table: a posted send first looks for the oldest matching posted receive, a posted
  * receive for the oldest matching posted send, so matching is O(1) and respects MPI's
- * non-overtaking rule. A queue holds only sends or only receives at any time.
+ * non-overtaking rule. A queue holds only sends or only receives at any time. A mailbox
+ * exists only while its queue is not empty (an alltoall of n ranks makes n^2 of them, most
+ * gone a moment later): an emptied one leaves the table at once (backward-shift deletion,
+ * no tombstones), and its key (receiver, source, tag, communicator) is read from the
+ * requests it holds; the queue is circular through the requests' next, the box keeps its
+ * last one (16 bytes a box).
  * A matched pair becomes one flow in the engine; when it completes, the receive (and a
  * non-detached send) complete and their owners are woken. */
 #include "mpi.h"
@@ -15,9 +20,9 @@
 #include <stdlib.h>
 
 typedef struct mbox {
-  uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
-  int32_t dst, src, tag, comm;
-  mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+  uint64_t key;   /* hash of (dst, src, tag, comm); 0 = free slot */
+  mpi_req *tail;  /* the last posted, unmatched request (all sends or all receives); its
+                     next is the first one (a circular queue) */
 } mbox;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
@@ -72,7 +77,7 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
   w->ctx = ctx;
   for (int i = 0; i < NMEMO; i++)
     w->memo[i].bytes = INT64_MIN;
-  rehash(w); /* the first table: get_box never meets an empty one */
+  rehash(w); /* the first table: find_box never meets an empty one */
   return w;
 }
 
@@ -90,8 +95,11 @@ void mpi_free(mpi_world *w) {
   if (!w)
     return;
   for (size_t i = 0; i < w->cap; i++)
-    if (w->boxes[i].key)
-      free_queue(w, w->boxes[i].head);
+    if (w->boxes[i].key) {
+      mpi_req *head = w->boxes[i].tail->next;
+      w->boxes[i].tail->next = NULL;
+      free_queue(w, head);
+    }
   free(w->boxes);
   while (w->spare) {
     mpi_req *n = w->spare->next;
@@ -114,16 +122,16 @@ static uint64_t box_key(int dst, int src, int tag, int comm) {
 /* Home slot of key in a table of cap (a power of two) slots: the product's high bits. */
 static size_t box_slot(uint64_t key, size_t cap) { return (size_t)(key >> 32) & (cap - 1); }
 
-/* Inserts the (absent) mailbox of (dst, src, tag, comm). */
+/* Inserts an (absent) mailbox for key: the caller enqueues its first request at once. */
 __attribute__((noinline)) /* the cold path, out of get_box */
-static mbox *new_box(mpi_world *w, uint64_t key, int dst, int src, int tag, int comm) {
+static mbox *new_box(mpi_world *w, uint64_t key) {
   if (2 * (w->nboxes + 1) > w->cap)
     rehash(w);
   size_t j = box_slot(key, w->cap);
   while (w->boxes[j].key)
     j = (j + 1) & (w->cap - 1);
   w->nboxes++;
-  w->boxes[j] = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
+  w->boxes[j] = (mbox){.key = key};
   return &w->boxes[j];
 }
 
@@ -142,33 +150,56 @@ static void rehash(mpi_world *w) {
   w->cap = ncap;
 }
 
-/* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
-__attribute__((always_inline)) static inline mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
-  uint64_t key = box_key(dst, src, tag, comm);
+/* Whether the queue of b holds the requests of (dst, src, tag, comm). */
+static inline int box_is(const mbox *b, int dst, int src, int tag, int comm) {
+  const mpi_req *r = b->tail;
+  return r->dst == dst && r->src == src && r->tag == tag && r->comm == comm;
+}
+
+/* The mailbox of (dst, src, tag, comm), NULL if none (no request waits there). */
+__attribute__((always_inline)) static inline mbox *find_box(mpi_world *w, uint64_t key, int dst, int src, int tag,
+                                                            int comm) {
   for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
-    if (b->key == key && b->dst == dst && b->src == src && b->tag == tag && b->comm == comm)
+    if (b->key == key && box_is(b, dst, src, tag, comm))
       return b;
     if (!b->key)
-      break;
+      return NULL;
   }
-  return new_box(w, key, dst, src, tag, comm);
+}
+
+/* Takes the emptied box b out of the table: the entries after it in its probe run move back
+ * to fill the hole when their home slot allows. */
+static void del_box(mpi_world *w, mbox *b) {
+  size_t mask = w->cap - 1, i = (size_t)(b - w->boxes);
+  for (size_t j = (i + 1) & mask; w->boxes[j].key; j = (j + 1) & mask) {
+    size_t h = box_slot(w->boxes[j].key, w->cap);
+    if (((j - h) & mask) >= ((j - i) & mask)) { /* h is not in (i, j]: it may fill i */
+      w->boxes[i] = w->boxes[j];
+      i = j;
+    }
+  }
+  w->boxes[i] = (mbox){0};
+  w->nboxes--;
 }
 
 static void enqueue(mbox *b, mpi_req *r) {
-  r->next = NULL;
-  if (b->tail)
+  if (b->tail) {
+    r->next = b->tail->next;
     b->tail->next = r;
-  else
-    b->head = r;
+  } else {
+    r->next = r;
+  }
   b->tail = r;
 }
 
-static mpi_req *dequeue(mbox *b) {
-  mpi_req *r = b->head;
-  b->head = r->next;
-  if (!b->head)
-    b->tail = NULL;
+/* The first request of b's queue; b leaves the table when that was the last. */
+static mpi_req *dequeue(mpi_world *w, mbox *b) {
+  mpi_req *r = b->tail->next;
+  if (r == b->tail)
+    del_box(w, b);
+  else
+    b->tail->next = r->next;
   r->next = NULL;
   return r;
 }
@@ -239,37 +270,39 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_
   s->detached = bytes < w->cfg->detached_thresh;
   if (s->detached)
     s->complete = 1;
-  mbox *b = get_box(w, dst, src, tag, comm);
+  uint64_t key = box_key(dst, src, tag, comm);
+  mbox *b = find_box(w, key, dst, src, tag, comm);
   w->unmatched++;
-  if (b->head && b->head->recv) {
-    mpi_req *r = dequeue(b);
+  if (b && b->tail->recv) {
+    mpi_req *r = dequeue(w, b);
     start_transfer(w, s, r);
     release(w, r); /* the mailbox's reference */
   } else {
     s->refs++; /* the mailbox's reference */
-    enqueue(b, s);
+    enqueue(b ? b : new_box(w, key), s);
   }
   return s;
 }
 
 mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
   mpi_req *r = req_new(w, src, dst, tag, comm, bytes, 1, line);
-  mbox *b = get_box(w, dst, src, tag, comm);
+  uint64_t key = box_key(dst, src, tag, comm);
+  mbox *b = find_box(w, key, dst, src, tag, comm);
   w->unmatched++;
-  if (b->head && !b->head->recv) {
-    mpi_req *s = dequeue(b);
+  if (b && !b->tail->recv) {
+    mpi_req *s = dequeue(w, b);
     start_transfer(w, s, r);
     release(w, s); /* the mailbox's reference */
   } else {
     r->refs++;
-    enqueue(b, r);
+    enqueue(b ? b : new_box(w, key), r);
   }
   return r;
 }
 
 int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm) {
-  mbox *b = get_box(w, dst, src, tag, comm);
-  return b->head && !b->head->recv ? b->head->bytes : -1;
+  const mbox *b = find_box(w, box_key(dst, src, tag, comm), dst, src, tag, comm);
+  return b && !b->tail->recv ? b->tail->next->bytes : -1;
 }
 
 mpi_req *mpi_group_new(mpi_world *w, int rank, long line) {
@@ -343,7 +376,8 @@ void mpi_report_unmatched(const mpi_world *w, FILE *out) {
   int shown = 0;
   for (size_t i = 0; i < w->cap && shown < 20; i++) {
     const mbox *b = &w->boxes[i];
-    for (const mpi_req *r = b->key ? b->head : NULL; r && shown < 20; r = r->next, shown++)
+    const mpi_req *r = b->key ? b->tail->next : NULL;
+    for (; r && shown < 20; r = r == b->tail ? NULL : r->next, shown++)
       fprintf(out, "  unmatched %s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
               r->recv ? "receive" : "send", r->src, r->dst, r->tag, r->bytes, r->line);
   }

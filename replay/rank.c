@@ -479,6 +479,11 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
 __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+  /* Without receive overheads (a finished request never sleeps), the scan waits until as
+   * many of the rank's requests completed as it left unfinished: a rank waiting on n
+   * requests that complete one by one scans O(n) times its pending ones, not O(n^2). */
+  if (r->wait_pending > 0 && r->wakes - r->wait_wakes < r->wait_pending)
+    return block_wait(x, r);
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -498,7 +503,15 @@ __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r
     }
   }
   *n = j;
-  return j == 0 ? 1 : block_wait(x, r);
+  if (j == 0) {
+    r->wait_pending = 0;
+    return 1;
+  }
+  if (x->no_recv_ov) {
+    r->wait_pending = j;
+    r->wait_wakes = r->wakes;
+  }
+  return block_wait(x, r);
 }
 
 /* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */

@@ -29,6 +29,7 @@ void replay_enqueue(replay_ctx *x, int id) {
 
 static void wake(void *ctx, int id) {
   replay_ctx *x = ctx;
+  x->ranks[id].wakes++;
   if (x->ranks[id].state == RS_WAIT && !x->ranks[id].queued) {
     replay_note_activity(x, id, OBS_IDLE);
     replay_enqueue(x, id);
@@ -214,6 +215,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->scratch = x_malloc((size_t)x->np * sizeof *x->scratch);
   x->dt_default = 1;
   x->test_nsleeps = x->iprobe_nsleeps = 1;
+  x->no_recv_ov = cfg_affine_zero(&o->cfg.orecv);
   return 0;
 }
 
