@@ -887,7 +887,7 @@ void lmm_free(lmm_system *s) {
             (unsigned long long)s->n_bleave, (unsigned long long)s->n_promise);
     lmm_cls_stats(s);
   }
-  lmm_cls_free(s);
+  lmm_cls_destroy(s);
   for (size_t i = 0; i < s->n_buns; i++)
     if (s->buns[i]) {
       free(s->buns[i]->mem);
@@ -938,6 +938,8 @@ void lmm_set_local(lmm_system *s, int mode) {
 }
 
 void lmm_set_bundle_min(lmm_system *s, unsigned n) { s->bun_min = n; }
+
+void lmm_set_tolerance(lmm_system *s, double eps) { s->tol = eps > 0 ? eps : 0.0; }
 
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
@@ -1181,7 +1183,7 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
 /* Class mode: v leaves its class, its elements their constraints' lists. */
 __attribute__((noinline)) static void free_class(lmm_system *s, lmm_var *v) {
   if (v->cls)
-    lmm_cls_leave(s, v);
+    lmm_cls_free(s, v);
   lmm_elem *next;
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;

@@ -144,6 +144,14 @@ double lmm_group_level(const lmm_system *s, int k);
  * more than the highest level index given so far (it only grows; an index is reused only
  * after a solve at which its level had no member left). */
 void lmm_set_bundle_min(lmm_system *s, unsigned n);
+
+/* Class mode's rate tolerance (0, the default: exact). Freeing a variable changes the rates
+ * only through the constraints the last solve saturated: when none of its constraints was
+ * saturated, no solve is needed (exact, whatever eps). With eps > 0, the removals on a
+ * saturated constraint wait for the next solve while they are at most eps x the variables
+ * that constraint fixed: the others keep their rates meanwhile (feasible, at most about eps
+ * below their max-min share). An approximation: lmm.h's other promises hold to eps. */
+void lmm_set_tolerance(lmm_system *s, double eps);
 int lmm_group_count(const lmm_system *s);
 /* After lmm_solve: the next level index whose level may have changed, -1 when done (every
  * level in exact and local modes; in class mode only those that changed). */

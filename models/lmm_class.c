@@ -37,8 +37,11 @@
  * partly covered edges + elements of the variables that move). Values equal a per-variable
  * solve's to rounding (the sums are taken per class; symmetric constraints tie, or not, as
  * the per-variable sums do, which changes how many iterations and classes there are, not the
- * values): not bit for bit the exact mode's. Running sums (edge w, constraint cw) recompute
- * themselves after 2n + 16 updates, which bounds the drift.
+ * values): not bit for bit the exact mode's. The sums of a / p are compensated running sums
+ * (Neumaier), correct to about an ulp whatever came and went, so that levels equal in exact
+ * arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
+ * saturated with another fixes all its variables, one saturated just after only those left
+ * (SimGrid's rule), so a tie must not depend on the history of a sum.
  *
  * Reporting. The caller follows members through their class's level (lmm_var_group gives
  * GRP_K + the class's id, lmm_group_level its level): lmm_next_modified lists only the
@@ -50,11 +53,7 @@
 #include <assert.h>
 #include <stdio.h>
 
-/* A running sum over n terms is recomputed after CHURN(n) updates (each adds at most an ulp of
- * the largest value the sum reached since), or when it fell below a quarter of that value
- * (cancellation: the absolute error is that of the large sum). Both cost O(1) per update. */
-#define CHURN(n) (16 * (n) + 64)
-#define CANCEL 0.25
+#define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
 
 /* ======================================================================
  * Ids (level indices), classes
@@ -66,7 +65,7 @@ void lmm_cls_init(lmm_system *s) {
   pool_init(&s->edge_pool, sizeof(lmm_edge));
 }
 
-void lmm_cls_free(lmm_system *s) {
+void lmm_cls_destroy(lmm_system *s) {
   if (!s->cls_on)
     return;
   for (size_t i = 0; i < s->n_cls_live; i++) {
@@ -169,17 +168,10 @@ static void used_del(lmm_system *s, lmm_cnst *c) {
 static inline lmm_chot *kside(const lmm_edge *e) { return &e->k->hot[e->ki]; }
 static inline lmm_khot *cside(const lmm_edge *e) { return &e->c->ehot[e->ci]; }
 
-/* c's sum of edge weights moves by d (recomputed from its edges now and then). */
-static void cw_add(lmm_cnst *c, double d) {
-  c->cw += d;
-  c->cw_hi = dmax(c->cw_hi, c->cw);
-  if (++c->cw_churn > CHURN(c->n_pos) || c->cw < c->cw_hi * CANCEL) {
-    c->cw = 0.0;
-    for (size_t i = 0; i < c->nehot; i++)
-      c->cw += kside(c->ehot[i].e)->w;
-    c->cw_churn = 0;
-    c->cw_hi = c->cw;
-  }
+/* c's sum of edge weights moves by d. */
+static inline void cw_add(lmm_cnst *c, double d) {
+  ksum_add(&c->cws, d);
+  c->cw = ksum_val(&c->cws);
 }
 
 /* e's npos goes from 0 to 1 (d = 1) or from 1 to 0 (d = -1): c's counts follow, and during
@@ -239,29 +231,33 @@ static void edge_unlink(lmm_system *s, lmm_edge *e) {
   pool_put(&s->edge_pool, e);
 }
 
-/* Recomputes e's sums from its elements (rounding drift of the running sums). */
-static void edge_reweigh(lmm_edge *e) {
-  double w = 0.0;
+/* FATPIPE e's max of a / p and how many elements reach it, from its elements (its top one
+ * left). */
+static void edge_fp_rescan(lmm_edge *e) {
   e->fpmax = 0.0;
   e->fpcnt = 0;
   for (const lmm_elem *x = e->head; x; x = x->ac_next) {
     if (x->weight <= 0)
       continue;
     double ap = x->weight / x->var->penalty;
-    w += ap;
-    if (!e->c->fatpipe)
-      continue;
     if (ap > e->fpmax)
       e->fpmax = ap, e->fpcnt = 1;
     else if (ap == e->fpmax)
       e->fpcnt++;
   }
+}
+
+/* e's sum moves by d (its class side and its constraint's sum follow); exactly 0 once it
+ * has no element with a > 0. */
+static void edge_sum(lmm_edge *e, double d) {
   lmm_chot *h = kside(e);
-  double d = w - h->w;
-  h->w = w;
-  e->churn = 0;
-  e->whi = w;
-  cw_add(e->c, d);
+  double old = h->w;
+  if (h->npos == 0)
+    e->ws = (lmm_ksum){0.0, 0.0};
+  else
+    ksum_add(&e->ws, d);
+  h->w = h->npos ? dmax(ksum_val(&e->ws), 0.0) : 0.0;
+  cw_add(e->c, h->npos ? d : -old);
 }
 
 /* x joins edge e. */
@@ -280,17 +276,13 @@ static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
   if (h->npos == 1)
     npos_edge(s, e, 1);
   double ap = x->weight / x->var->penalty;
-  h->w += ap;
-  e->whi = dmax(e->whi, h->w);
-  cw_add(e->c, ap);
+  edge_sum(e, ap);
   if (e->c->fatpipe) {
     if (ap > e->fpmax)
       e->fpmax = ap, e->fpcnt = 1;
     else if (ap == e->fpmax)
       e->fpcnt++;
   }
-  if (++e->churn > CHURN(e->n))
-    edge_reweigh(e);
 }
 
 /* x leaves its edge, which goes when empty. */
@@ -308,14 +300,14 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
     lmm_chot *h = kside(e);
     double ap = x->weight / x->var->penalty;
     cside(e)->npos = --h->npos;
-    double w = h->npos ? dmax(h->w - ap, 0.0) : 0.0, d = w - h->w;
-    h->w = w;
-    cw_add(e->c, d);
-    if (h->npos == 0)
+    edge_sum(e, -ap);
+    if (h->npos == 0) {
       npos_edge(s, e, -1);
-    if ((e->c->fatpipe && h->npos > 0 && ap == e->fpmax && --e->fpcnt == 0) || ++e->churn > CHURN(e->n) ||
-        h->w < e->whi * CANCEL)
-      edge_reweigh(e);
+      e->fpmax = 0.0;
+      e->fpcnt = 0;
+    } else if (e->c->fatpipe && ap == e->fpmax && --e->fpcnt == 0) {
+      edge_fp_rescan(e);
+    }
   }
   if (--e->n == 0)
     edge_unlink(s, e);
@@ -368,14 +360,49 @@ void lmm_cls_join(lmm_system *s, lmm_var *v) {
   s->modified = 1;
 }
 
-void lmm_cls_leave(lmm_system *s, lmm_var *v) {
+/* v leaves its class (its edges and member slot); 1 when the class went with it. */
+static void leave(lmm_system *s, lmm_var *v) {
   lmm_class *k = v->cls;
   for (lmm_elem *x = v->elems; x; x = x->var_next)
     edge_del(s, x);
   member_del(k, v);
   if (k->n == 0)
     cls_drop(s, k);
+}
+
+void lmm_cls_leave(lmm_system *s, lmm_var *v) {
+  leave(s, v);
   s->modified = 1;
+}
+
+/* Whether removing v can wait for the next solve: on each constraint of v that the last
+ * solve saturated (it fixed nfixed members there: their level is the highest on it), the
+ * removals since then, this one included, stay within tol x nfixed (each of those members
+ * would gain at most that share of a flow's rate). A constraint it did not saturate gains
+ * capacity nobody is held back by. With tol 0: only when v uses no saturated constraint
+ * (held by its bound, or not yet solved...: never a rate change). */
+static int can_defer(const lmm_system *s, const lmm_var *v) {
+  if (s->modified || v->cls->fixed != s->csolve)
+    return 0; /* a solve is due anyway, or v was not solved by the last one */
+  for (const lmm_elem *x = v->elems; x; x = x->var_next) {
+    const lmm_cnst *c = x->cnst;
+    if (x->weight > 0 && c->nfix_solve == s->csolve && c->nfixed > 0 &&
+        !((double)(c->deferred + 1) <= s->tol * (double)c->nfixed))
+      return 0;
+  }
+  return 1;
+}
+
+void lmm_cls_free(lmm_system *s, lmm_var *v) {
+  if (!can_defer(s, v)) {
+    lmm_cls_leave(s, v);
+    return;
+  }
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    if (x->weight > 0 && x->cnst->nfix_solve == s->csolve)
+      x->cnst->deferred++;
+  s->c_deferred++;
+  leave(s, v);
 }
 
 /* ======================================================================
@@ -430,8 +457,11 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
   return 1;
 }
 
-/* The minimum level, its constraints popped into satc2; -1 when no constraint is left. A
- * stale entry (its constraint's level rose) is pushed again with the level it has now. */
+/* The minimum level m, its constraints popped into satc2 (those within TIE of m: the class
+ * sums are running sums, so a level equal to another in a per-variable solve may come out
+ * an ulp off here; a FATPIPE constraint missing the tie of its first saturation would then
+ * fix its other variables much later); -1 when no constraint is left. A stale entry (its
+ * constraint's level rose) is pushed again with the level it has now. */
 static double lh_min(lmm_system *s) {
   s->n_satc2 = 0;
   double m = -1;
@@ -446,9 +476,10 @@ static double lh_min(lmm_system *s) {
       lh_push(s, top.cnst);
       continue;
     }
-    if (m >= 0 && top.level != m)
+    if (m >= 0 && !(top.level <= m * (1 + TIE)))
       break;
-    m = top.level;
+    if (m < 0)
+      m = top.level;
     lh_pop(s);
     GROW(s->satc2, s->satc2_cap, s->n_satc2 + 1);
     s->satc2[s->n_satc2++] = top.cnst;
@@ -525,12 +556,17 @@ static void queue(lmm_system *s, lmm_class *k) {
  * members; an edge that holds every member of its class needs no count. */
 static size_t candidates(lmm_system *s, uint64_t mark) {
   size_t n = 0;
-  for (size_t i = 0; i < s->n_satc2; i++)
-    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
-      const lmm_khot *h = &s->satc2[i]->ehot[j];
+  for (size_t i = 0; i < s->n_satc2; i++) {
+    lmm_cnst *c = s->satc2[i];
+    c->nfixed = 0; /* the members it fixes (see lmm_cls_free) */
+    c->nfix_solve = s->csolve;
+    c->deferred = 0;
+    for (size_t j = 0; j < c->nehot; j++) {
+      const lmm_khot *h = &c->ehot[j];
       lmm_class *k = h->k;
       if (h->npos == 0 || k->fixed == s->csolve)
         continue;
+      c->nfixed += h->npos;
       if (k->queued != mark) {
         k->queued = mark;
         k->cover = 0;
@@ -550,6 +586,7 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
           k->cover++;
         }
     }
+  }
   return n;
 }
 

@@ -24,6 +24,19 @@ typedef struct lmm_edge lmm_edge;
 typedef struct lmm_class lmm_class;
 typedef struct lmm_khot lmm_khot;
 
+/* A compensated running sum (Neumaier): s + c is the sum of every term added, to about an
+ * ulp, however many terms came and went (class mode's sums of a / p). */
+typedef struct lmm_ksum {
+  double s, c;
+} lmm_ksum;
+
+static inline void ksum_add(lmm_ksum *k, double x) {
+  double t = k->s + x;
+  k->c += fabs(k->s) >= fabs(x) ? (k->s - t) + x : (x - t) + k->s;
+  k->s = t;
+}
+static inline double ksum_val(const lmm_ksum *k) { return k->s + k->c; }
+
 #define GRP_K LMM_GROUP_LEVELS /* most levels in a group (see "Group") */
 #ifndef BUN_MIN
 #define BUN_MIN 32 /* variables fixed by one constraint that make it a class (see "Bundles") */
@@ -159,11 +172,13 @@ struct lmm_cnst {
   lmm_khot *ehot;                /* class mode: the edges of the classes using it */
   size_t nehot, ehot_cap;
   size_t n_pos;                  /* class mode: its edges with npos > 0 */
-  double cw;                     /* class mode: sum of its edges' w (running sum) */
-  size_t cw_churn;               /* updates of cw since it was last recomputed */
-  double cw_hi;                  /* the largest cw since then */
+  double cw;                     /* class mode: sum of its edges' w (the value of cws) */
+  lmm_ksum cws;                  /* that sum, running */
   size_t ci;                     /* class mode: index in the system's used list (n_pos > 0) */
   lmm_edge *tmp_edge;            /* class mode: the edge of the class last built on it */
+  size_t nfixed;                 /* class mode: members the last solve fixed on it (saturated) */
+  uint64_t nfix_solve;           /* the solve (csolve) nfixed is of */
+  size_t deferred;               /* class mode: removals left unsolved since that solve */
 };
 
 struct lmm_var {
@@ -309,6 +324,8 @@ struct lmm_system {
   uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
   int cls_on;                /* class mode (lmm_class.c) */
   int stats;                 /* LMM_STATS set: count what it prints */
+  double tol;                /* class mode: rate tolerance (lmm_set_tolerance; 0: exact) */
+  uint64_t c_deferred;       /* LMM_STATS: removals without a solve */
   pool cls_pool, edge_pool;  /* class mode: own every lmm_class and lmm_edge */
   lmm_class **cls_ids;       /* class mode: classes by level index - GRP_K (NULL: free) */
   lmm_class **cls_live;      /* class mode: the live classes (index: class li) */
@@ -344,12 +361,17 @@ struct lmm_system {
  * ====================================================================== */
 
 void lmm_cls_init(lmm_system *s);
-void lmm_cls_free(lmm_system *s);
+void lmm_cls_destroy(lmm_system *s);
 void lmm_cls_stats(const lmm_system *s);
 /* v (enabled) joins the class of the variables enabled since the last solve; v (in a class)
  * leaves it. */
 void lmm_cls_join(lmm_system *s, lmm_var *v);
 void lmm_cls_leave(lmm_system *s, lmm_var *v);
+/* v (in a class) is freed: leaves its class; no solve is needed when no constraint of v was
+ * saturated by the last solve (no rate changes: exact), nor, with a rate tolerance eps > 0,
+ * when on each saturated one the removals since then stay within eps x the members it fixed
+ * (lmm_set_tolerance). */
+void lmm_cls_free(lmm_system *s, lmm_var *v);
 void lmm_cls_solve(lmm_system *s);
 /* After lmm_cls_solve: the next level index whose level changed, -1 when done. */
 int lmm_cls_next_level(lmm_system *s);
@@ -370,8 +392,7 @@ struct lmm_edge {
   size_t n;                   /* elements */
   double fpmax;               /* FATPIPE: max of a / p over them, */
   size_t fpcnt;               /* and how many reach it */
-  size_t churn;               /* updates of w since it was last recomputed */
-  double whi;                 /* the largest w since then */
+  lmm_ksum ws;                /* the sum of a / p over its elements with a > 0 (running) */
   size_t ki, ci;              /* its slot in k->hot and in c->ehot */
 };
 typedef struct lmm_chot {     /* a class's edge, as its class sees it */

@@ -65,6 +65,9 @@ static const key keys[] = {
     {"tir/local-solve", K_STRING, "auto", 0,
      "yes: re-solve only the flows a change can move; no: whole components; class: flows sharing "
      "a level solved as one; auto (doc/model.md)"},
+    {"tir/rate-tolerance", K_DOUBLE, "0", OFF(rate_tol),
+     "class solves: flow ends left unsolved up to this share of a link's flows (0: exact; an "
+     "approximation, doc/model.md)"},
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},

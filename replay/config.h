@@ -43,6 +43,7 @@ typedef struct config {
   double maxmin_precision; /* maxmin/precision */
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
   int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
+  double rate_tol;         /* tir/rate-tolerance: class mode's (lmm_set_tolerance) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto, 3 class (lmm_set_local's modes) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
