@@ -319,6 +319,7 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
 
 static void member_add(lmm_class *k, lmm_var *v) {
   v->cls = k;
+  k->cov = 0; /* the covering edges of its last fixing may not hold v */
   GROW(k->mem, k->mem_cap, k->n + 1);
   v->cslot = k->n;
   k->mem[k->n++] = (lmm_cmem){v, 0};
@@ -427,10 +428,13 @@ static void lh_down(lmm_system *s, size_t i) {
   s->lh[i] = x;
 }
 
+/* c's level now (computed when it reaches the top of the heap, not at each change). */
+static inline double lvl(const lmm_cnst *c) { return c->remaining / c->usage; }
+
 static void lh_push(lmm_system *s, lmm_cnst *c) {
   GROW(s->lh, s->lh_cap, s->n_lh + 1);
   size_t i = s->n_lh++;
-  light x = {c->lvl, c};
+  light x = {lvl(c), c};
   while (i > 0 && lh_less(&x, &s->lh[(i - 1) / 2])) {
     s->lh[i] = s->lh[(i - 1) / 2];
     i = (i - 1) / 2;
@@ -471,9 +475,10 @@ static double lh_min(lmm_system *s) {
       lh_pop(s);
       continue;
     }
-    if (top.level != top.cnst->lvl) {
-      lh_pop(s);
-      lh_push(s, top.cnst);
+    double now = lvl(top.cnst);
+    if (top.level != now) { /* it rose (never below the top's key): down from the top */
+      s->lh[0].level = now;
+      lh_down(s, 0);
       continue;
     }
     if (m >= 0 && !(top.level <= m * (1 + TIE)))
@@ -519,8 +524,7 @@ static void init_lights(lmm_system *s) {
     if (!(c->usage > 0) || !double_positive(c->remaining, c->bound * s->precision))
       continue;
     c->light = 0;
-    c->lvl = c->remaining / c->usage;
-    s->lh[s->n_lh++] = (light){c->lvl, c};
+    s->lh[s->n_lh++] = (light){lvl(c), c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
     lh_down(s, i);
@@ -552,8 +556,9 @@ static void queue(lmm_system *s, lmm_class *k) {
   s->cq[s->n_cq++] = k;
 }
 
-/* Marks the candidates of the saturated constraints (satc2) and counts their covered
- * members; an edge that holds every member of its class needs no count. */
+/* Marks the candidates of the saturated constraints (satc2). A candidate is wholly covered
+ * ("full") when one of its edges there holds every member, or when every edge that covered
+ * its last fixing is there (and no member joined since: members who leave do not matter). */
 static size_t candidates(lmm_system *s, uint64_t mark) {
   size_t n = 0;
   for (size_t i = 0; i < s->n_satc2; i++) {
@@ -569,25 +574,51 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
       c->nfixed += h->npos;
       if (k->queued != mark) {
         k->queued = mark;
-        k->cover = 0;
+        k->cover = k->hits = 0;
         k->full = 0;
         queue(s, k);
         n++;
       }
-      if (k->full)
+      k->full |= h->npos == k->n;
+      k->hits += k->cov && h->e->cov == k->cov;
+    }
+  }
+  return n;
+}
+
+/* A candidate not known to be covered counts its covered members (each marked once) over
+ * its edges on the saturated constraints. */
+static void count_covered(lmm_system *s, uint64_t mark) {
+  for (size_t i = 0; i < s->n_satc2; i++)
+    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
+      const lmm_khot *h = &s->satc2[i]->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->queued != mark || k->full)
         continue;
-      if (h->npos == k->n) {
-        k->full = 1;
-        continue;
-      }
       for (const lmm_elem *x = h->e->head; x; x = x->ac_next)
         if (x->weight > 0 && k->mem[x->var->cslot].mark != mark) {
           k->mem[x->var->cslot].mark = mark;
           k->cover++;
         }
     }
-  }
-  return n;
+}
+
+/* After an iteration fixed its classes: each one's edges on the saturated constraints are
+ * its covering edges (for the candidates of the next solves). */
+static void mark_covering(lmm_system *s) {
+  for (size_t i = 0; i < s->n_satc2; i++)
+    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
+      const lmm_khot *h = &s->satc2[i]->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->fixed != s->csolve || k->it != s->cur_it)
+        continue;
+      if (k->cov <= s->cov_base) { /* first covering edge seen for this fixing */
+        k->cov = ++s->cov_stamp;
+        k->ncov = 0;
+      }
+      h->e->cov = k->cov;
+      k->ncov++;
+    }
 }
 
 /* Queues (cq) the classes to fix at this iteration: the candidates wholly covered, and the
@@ -595,7 +626,14 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
 static void queue_saturated(lmm_system *s) {
   uint64_t mark = ++s->tstamp;
   s->n_cq = 0;
-  size_t n = candidates(s, mark);
+  size_t n = candidates(s, mark), unknown = 0;
+  for (size_t i = 0; i < n; i++) {
+    lmm_class *k = s->cq[i];
+    k->full |= k->cov && k->hits == k->ncov;
+    unknown += !k->full;
+  }
+  if (unknown)
+    count_covered(s, mark);
   for (size_t i = 0; i < n; i++) {
     lmm_class *k = s->cq[i];
     if (!k->full && k->cover < k->n)
@@ -605,6 +643,7 @@ static void queue_saturated(lmm_system *s) {
 
 /* Fixes class k at level m: takes m w off each constraint it uses. */
 static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
+  k->cov = 0; /* its covering edges: mark_covering (none when a bound fixes it) */
   k->level = m;
   k->fixed = s->csolve;
   k->it = it;
@@ -613,7 +652,7 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   for (size_t i = 0; i < k->nhot; i++) {
     const lmm_chot *h = &k->hot[i];
     lmm_cnst *c = h->c;
-    if (h->npos == 0 || c->cmark != s->csolve)
+    if (h->npos == 0) /* else c is used, hence initialised by this solve */
       continue;
     c->n_act--;
     if (c->light < 0)
@@ -624,8 +663,6 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
     } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
       fp_usage(s, c);
     }
-    if (light_alive(s, c))
-      c->lvl = c->remaining / c->usage;
   }
 }
 
@@ -675,9 +712,13 @@ static void fill(lmm_system *s) {
   long it = 0;
   for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
     queue_saturated(s);
-    if (!fix_bounds(s, m))
+    s->cov_base = s->cov_stamp;
+    s->cur_it = it;
+    if (!fix_bounds(s, m)) {
       for (size_t i = 0; i < s->n_cq; i++)
         fix_class(s, s->cq[i], m, it);
+      mark_covering(s);
+    }
     for (size_t i = 0; i < s->n_satc2; i++) /* still in (a bound decided): again */
       if (light_alive(s, s->satc2[i]))
         lh_push(s, s->satc2[i]);
@@ -691,18 +732,24 @@ static void fill(lmm_system *s) {
 /* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
  * same constraints (their elements move) or become k's; o's members are listed. */
 static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
+  uint64_t kc = o->cov ? k->cov : 0; /* both fixed by one iteration: the covering edges join */
   while (o->nhot > 0) {
     lmm_edge *e = o->hot[o->nhot - 1].e;
     lmm_cnst *c = e->c;
     lmm_edge *f = c->tmp_edge;
+    int covering = kc && e->cov == o->cov;
     if (f && f->k == k && f->c == c) {
       for (lmm_elem *x = e->head, *xn; x; x = xn) { /* e goes with its last element */
         xn = x->ac_next;
         edge_del(s, x);
         edge_add(s, f, x);
       }
+      if (covering && f->cov != kc)
+        f->cov = kc, k->ncov++;
       continue;
     }
+    e->cov = covering ? kc : 0;
+    k->ncov += covering;
     lmm_chot h = o->hot[e->ki]; /* e becomes k's */
     kslot_del(e);
     e->k = k;
@@ -717,8 +764,10 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
     member_del(o, v);
     member_add(k, v);
     lmm_dirty_add(s, v);
-    s->c_moved++; s->c_mmoved++;
+    s->c_moved++;
+    s->c_mmoved++;
   }
+  k->cov = kc;
   k->min_bp = dmin(k->min_bp, o->min_bp);
   cls_drop(s, o);
   s->c_merge++;

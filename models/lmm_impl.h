@@ -137,7 +137,6 @@ struct lmm_cnst {
   int light;                     /* solver: index in the light table, -1 if not there */
   size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
   uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
-  double lvl;                    /* class solve: its level remaining / usage */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
   size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
@@ -347,6 +346,9 @@ struct lmm_system {
   size_t n_cls_pend, cls_pend_cap;
   uint64_t csolve;           /* class mode: solve stamp (component, fixed classes) */
   uint64_t tstamp;           /* class mode: stamp of the filling's iterations (lmm_cmem mark) */
+  uint64_t cov_stamp;        /* class mode: the last covering stamp given (lmm_class cov) */
+  uint64_t cov_base;         /* class solve: cov_stamp when the current iteration began */
+  long cur_it;               /* class solve: the current iteration */
   lmm_class **ccls;          /* class solve: the classes fixed, in iteration order */
   size_t n_ccls, ccls_cap;   /* its length and capacity */
   lmm_class **cq;            /* class solve: the classes fixed by the current iteration */
@@ -393,6 +395,7 @@ struct lmm_edge {
   double fpmax;               /* FATPIPE: max of a / p over them, */
   size_t fpcnt;               /* and how many reach it */
   lmm_ksum ws;                /* the sum of a / p over its elements with a > 0 (running) */
+  uint64_t cov;               /* == its class's cov: it covered its class's last fixing */
   size_t ki, ci;              /* its slot in k->hot and in c->ehot */
 };
 typedef struct lmm_chot {     /* a class's edge, as its class sees it */
@@ -424,6 +427,10 @@ struct lmm_class {
   uint64_t queued;  /* == the iteration stamp: a candidate of the current iteration */
   size_t cover;     /* candidates: members with a > 0 on a saturated constraint */
   int full;         /* candidates: one edge on a saturated constraint holds every member */
+  uint64_t cov;     /* stamp of its covering edges at its last fixing (0: none valid: a
+                       member joined since) */
+  size_t ncov;      /* how many edges that is */
+  size_t hits;      /* candidates: those on a saturated constraint of this iteration */
   size_t li;        /* index in the system's live list */
   long it;          /* iteration that fixed it (-1: by a bound, never merged) */
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
