@@ -355,6 +355,7 @@ static void mark_walk(lmm_system *s, lmm_cnst *c) {
 
 static void seed_add(lmm_system *s, lmm_cnst *c);
 static void dirty_add(lmm_system *s, lmm_var *v);
+static int auto_dense(lmm_system *s, size_t solved);
 
 static inline void mark_cnst(lmm_system *s, lmm_cnst *c) {
   if (s->local) {
@@ -583,6 +584,12 @@ static lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
  * (variables too: slack constraints left out of a solve do not shrink that count). */
 #define LOCAL_AUTO_SIZE 128
 #define LOCAL_AUTO_SOLVES 32
+/* and class mode once such solves, while the system held CLASS_AUTO_RATIO variables per
+ * constraint or more (many flows per link: a collective that sends to every rank), number
+ * LOCAL_AUTO_SOLVES or have re-solved CLASS_AUTO_VARS variables in all, whichever comes
+ * first. */
+#define CLASS_AUTO_RATIO 4
+#define CLASS_AUTO_VARS 8192
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
 
@@ -922,6 +929,7 @@ void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0
 void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
 
 int lmm_local_on(const lmm_system *s) { return s->local; }
+int lmm_class_on(const lmm_system *s) { return s->cls_on; }
 
 void lmm_set_local(lmm_system *s, int mode) {
   if (mode == 3) {
@@ -943,6 +951,7 @@ void lmm_set_tolerance(lmm_system *s, double eps) { s->tol = eps > 0 ? eps : 0.0
 
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
+  s->n_cnsts++;
   c->bound = bound;
   c->fatpipe = fatpipe != 0;
   c->light = -1;
@@ -2382,6 +2391,8 @@ static void local_solve(lmm_system *s) {
   s->sum_out += s->n_out;
   if (s->bun_min > 0 && !s->grp_on && !s->verify)
     bun_pass(s);
+  if (s->auto_local && s->n_lvars >= LOCAL_AUTO_SIZE)
+    auto_dense(s, s->n_lvars);
   if (!s->grp_on && !s->verify && bun_live(s) == 0 && s->n_lvars >= GRP_MIN && local_groupable(s)) {
     grp_form(s, s->n_lvars);
     if (s->grp_on) /* every variable of the group must be listed: the caller follows them */
@@ -2422,9 +2433,56 @@ static void local_verify(lmm_system *s) {
   free(keep);
 }
 
+/* The automatic mode after a large solve that formed no group: class mode when such solves
+ * re-solve many variables per constraint (from the next solve on: this one's values are the
+ * caller's now), local mode when they re-solve a large part (from the next round on: the
+ * walk-free state is the same, see lmm_set_local). */
+static void auto_large(lmm_system *s) {
+  if (!auto_dense(s, s->n_out) && ++s->n_big >= LOCAL_AUTO_SOLVES)
+    s->local = 1;
+}
+
+/* A large solve (solved: the variables it re-solved) while the system holds many variables
+ * per constraint: counts towards class mode; 1 when it was one. */
+static int auto_dense(lmm_system *s, size_t solved) {
+  if (s->n_vars < CLASS_AUTO_RATIO * s->n_cnsts)
+    return 0;
+  s->n_dense += solved;
+  s->to_class = ++s->n_dense_solves >= LOCAL_AUTO_SOLVES || s->n_dense >= CLASS_AUTO_VARS;
+  return 1;
+}
+
+/* The automatic mode switches to class mode: every enabled variable joins a class (the
+ * next class solve lists them all), the exact mode's marks are dropped. */
+static void switch_to_class(lmm_system *s) {
+  s->to_class = 0;
+  s->auto_local = 0;
+  while (s->mod_head)
+    mod_remove(s, s->mod_head);
+  for (size_t i = 0; i < s->n_buns; i++) { /* local mode's bundles and group go */
+    lmm_bundle *b = s->buns[i];
+    while (b && b->n > 0)
+      bun_leave(s, b->mem[b->n - 1]);
+    if (b)
+      bun_free(s, b);
+  }
+  s->grp_on = 0;
+  s->grp_gen++;
+  s->local = 0;
+  lmm_cls_init(s);
+  for (lmm_var *v = s->all_head; v; v = v->all_next) {
+    for (lmm_elem *e = v->elems; e; e = e->var_next)
+      make_inactive(e); /* ac_prev, ac_next become the class edge's list */
+    if (v->penalty > 0)
+      lmm_cls_join(s, v);
+  }
+}
+
 void lmm_solve(lmm_system *s) {
   clear_out(s);
   s->lev_pos = 0;
+  if (s->to_class)
+    switch_to_class(s);
   if (s->cls_on) {
     s->n_lev_out = 0;
     if (s->modified)
@@ -2454,9 +2512,8 @@ void lmm_solve(lmm_system *s) {
       grp_form(s, s->n_out);
     s->sum_mod += s->n_mod;
     s->n_exact++;
-    if (s->auto_local && !s->grp_on && (s->n_mod >= LOCAL_AUTO_SIZE || s->n_out >= LOCAL_AUTO_SIZE) &&
-        ++s->n_big >= LOCAL_AUTO_SOLVES)
-      s->local = 1; /* from the next round on (the walk-free state is the same: see lmm_set_local) */
+    if (s->auto_local && !s->grp_on && (s->n_mod >= LOCAL_AUTO_SIZE || s->n_out >= LOCAL_AUTO_SIZE))
+      auto_large(s);
   }
   append_fast(s);
   s->modified = 0;

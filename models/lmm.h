@@ -102,6 +102,10 @@ void lmm_set_exact_incremental(lmm_system *s, int exact);
 void lmm_set_local(lmm_system *s, int mode);
 /* 1 when the local mode is on (set, or switched on by the automatic mode). */
 int lmm_local_on(const lmm_system *s);
+/* 1 when the class mode is on (set with mode 3, or switched on by the automatic mode: after 32
+ * large solves, or large solves of 8,192 variables in all, while the system held 4 variables
+ * per constraint or more, from exact or local mode; for good). */
+int lmm_class_on(const lmm_system *s);
 
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
  * order in which its solve fills the modified action set (the re-solved constraints in

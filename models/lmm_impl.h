@@ -251,6 +251,7 @@ struct lmm_system {
   lmm_var *all_head;         /* live variables, creation order */
   lmm_var *all_tail;         /* the last one created */
   size_t n_vars;             /* live variables */
+  size_t n_cnsts;            /* constraints */
   pool cnst_pool;            /* owns every lmm_cnst */
   pool var_pool;             /* owns every lmm_var */
   pool elem_pool;            /* owns every lmm_elem */
@@ -322,6 +323,9 @@ struct lmm_system {
   uint64_t bchk;             /* bundles: stamp of bload */
   uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
   int cls_on;                /* class mode (lmm_class.c) */
+  int to_class;              /* auto: switch to class mode at the next solve */
+  uint64_t n_dense;          /* auto: variables listed by solves that listed many per constraint, */
+  uint64_t n_dense_solves;   /* and those solves */
   int stats;                 /* LMM_STATS set: count what it prints */
   double tol;                /* class mode: rate tolerance (lmm_set_tolerance; 0: exact) */
   uint64_t c_deferred;       /* LMM_STATS: removals without a solve */

@@ -1484,6 +1484,17 @@ static void la_check(lr_sys *r, int solve) {
       ck_assert_msg(lmm_var_group(r->v[i].l) == -1, "solve %d: variable %d in the group", solve, i);
 }
 
+/* A flow from node s to node d of auto_class_switch's alltoall (links: up 2 i, down 2 i + 1). */
+static void aa_flow(lr_sys *r, int s, int d) {
+  lr_var *x = lr_var_add(r, 0, -1);
+  ck_assert_ptr_nonnull(x);
+  lr_put(r, x, 2 * s, 1);
+  lr_put(r, x, 2 * d + 1, 1);
+  lr_put(r, x, 2 * s + 1, 0.05);
+  lr_put(r, x, 2 * d, 0.05);
+  lr_set_penalty(r, x, 1);
+}
+
 /* A new enabled chain variable on c_i and c_i+1 (1) and c_(37 i + 11) mod LA_N (0.05),
  * created disabled, expanded, then enabled (a flow after its latency phase). */
 static void la_new(lr_sys *r, int i, double p) {
@@ -1539,6 +1550,46 @@ START_TEST(local_auto_switch) {
       small++;
   }
   ck_assert_int_gt(small, 0);
+  lr_close(r);
+}
+END_TEST
+
+/* The automatic mode on an alltoall: 16 nodes, an up and a down link each (SHARED, 1.25e9),
+ * a flow from every node to every other one (up of its source and down of its destination
+ * with 1, down of its source and up of its destination with 0.05: cross traffic), 240 flows
+ * over 32 links. Each change frees a flow and starts another one between two random nodes
+ * (created disabled, expanded, enabled: a flow after its latency). Every exact-mode solve
+ * re-solves the whole component (no group: the links tie) with 7.5 variables per constraint:
+ * after 32 such solves the next solve is in class mode (lmm_class_on 1 from solve 33 on,
+ * 0 before). Before and after, the values equal a from-scratch solve and what changed was
+ * handed out or reported (lr_solve_check). */
+START_TEST(auto_class_switch) {
+  lr_sys *r = lr_open(7, 2);
+  r->nc = 32;
+  for (int i = 0; i < 32; i++) {
+    r->cbound[i] = 1.25e9;
+    r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
+    r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
+  }
+  for (int s = 0; s < 16; s++)
+    for (int d = 0; d < 16; d++)
+      if (s != d)
+        aa_flow(r, s, d);
+  for (int solve = 1; solve <= 64; solve++) {
+    if (solve > 1) {
+      lr_var *x = lr_pick(r, 1);
+      ck_assert_ptr_nonnull(x);
+      lmm_var_free(r->l, x->l);
+      lmm_var_free(r->e, x->e);
+      x->l = x->e = NULL;
+      int s = lr_int(r, 16), d = (s + 1 + lr_int(r, 15)) % 16;
+      if (r->nv < LR_MAX_VARS)
+        aa_flow(r, s, d);
+    }
+    lr_solve_check(r);
+    ck_assert_msg(lmm_class_on(r->l) == (solve > 32), "solve %d: lmm_class_on %d", solve, lmm_class_on(r->l));
+    ck_assert(!lmm_local_on(r->l));
+  }
   lr_close(r);
 }
 END_TEST
@@ -1825,6 +1876,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_group_backbone);
   tcase_add_test(inc, local_random_vs_fresh);
   tcase_add_test(inc, class_random_vs_fresh);
+  tcase_add_test(inc, auto_class_switch);
   tcase_add_test(inc, local_bundles_random);
   tcase_add_test(inc, local_bundle_level);
   tcase_add_test(inc, local_auto_switch);
