@@ -43,8 +43,8 @@
  * saturated with another fixes all its variables, one saturated just after only those left
  * (SimGrid's rule), so a tie must not depend on the history of a sum.
  *
- * Reporting. The caller follows members through their class's level (lmm_var_group gives
- * GRP_K + the class's id, lmm_group_level its level): lmm_next_modified lists only the
+ * Reporting. The caller follows members through their class's level (lmm_var_level gives
+ * GRP_K + the class's id, lmm_level its level): lmm_next_modified lists only the
  * variables that changed class (new, moved by a split or a merge), lmm_next_level the levels
  * that changed. Ids go to the classes alive after a solve; one freed by a solve is reused
  * from the next solve on (the caller has seen its level emptied by then). */

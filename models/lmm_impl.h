@@ -1,8 +1,11 @@
-/* lmm_impl.h - the max-min solver's internal structures, shared by its files (lmm.c, the
- * SimGrid-exact core and the exact, local and bundle modes; lmm_class.c, the class mode).
+/* lmm_impl.h - the max-min solver's internal structures, shared by its files: lmm.c (the
+ * SimGrid-exact core), lmm_group.c and lmm_slack.c (exact mode), lmm_local.c and
+ * lmm_bundle.c (local mode), lmm_class.c (class mode).
  *
  * Not part of the solver's interface (lmm.h): only the solver's own files include it. The
- * objects and their invariants are described in lmm.c's header comment. */
+ * objects and their invariants are described in lmm.c's header comment, each mode's fields
+ * in its file's. A function of one file used by another carries the lmm_ prefix; the few
+ * used on the core's hot paths are inline here. */
 #ifndef TIR_LMM_IMPL_H
 #define TIR_LMM_IMPL_H
 
@@ -227,7 +230,7 @@ typedef struct lmm_bundle {
   double kappa;     /* promised highest level: the members' other constraints afford it */
   double min_bp;    /* smallest b_i p_i of a bounded member (INFINITY: none) */
   size_t churn;     /* weight updates since the proxy's weights were recomputed */
-  int id;           /* level index lmm_var_group gives: LMM_GROUP_LEVELS + id */
+  int id;           /* level index lmm_var_level gives: LMM_GROUP_LEVELS + id */
 } lmm_bundle;
 
 typedef struct light {
@@ -363,6 +366,193 @@ struct lmm_system {
 };
 
 /* ======================================================================
+ * Helpers for every file (static: each file gets the ones it uses)
+ * ====================================================================== */
+
+LMM_HELPER void enabled_push_front(lmm_cnst *c, lmm_elem *e) {
+  e->en_prev = NULL;
+  e->en_next = c->en_head;
+  if (c->en_head)
+    c->en_head->en_prev = e;
+  c->en_head = e;
+  e->enabled = 1;
+  c->n_en++;
+}
+
+LMM_HELPER void enabled_remove(lmm_cnst *c, lmm_elem *e) {
+  if (e->en_prev)
+    e->en_prev->en_next = e->en_next;
+  else
+    c->en_head = e->en_next;
+  if (e->en_next)
+    e->en_next->en_prev = e->en_prev;
+  e->en_prev = e->en_next = NULL;
+  e->enabled = 0;
+  c->n_en--;
+}
+
+LMM_HELPER void make_inactive(lmm_elem *e) {
+  if (!e->active)
+    return;
+  lmm_cnst *c = e->cnst;
+  if (e->ac_prev)
+    e->ac_prev->ac_next = e->ac_next;
+  else
+    c->ac_head = e->ac_next;
+  if (e->ac_next)
+    e->ac_next->ac_prev = e->ac_prev;
+  e->ac_prev = e->ac_next = NULL;
+  e->active = 0;
+}
+
+/* Pushes e at the front of its constraint's active list. SimGrid pushes without
+ * checking; an element left active by an earlier solve (a variable never fixed because
+ * its constraints were all dropped by the precision test) is moved to the front. */
+LMM_HELPER void make_active(lmm_elem *e) {
+  lmm_cnst *c = e->cnst;
+  make_inactive(e);
+  e->ac_prev = NULL;
+  e->ac_next = c->ac_head;
+  if (c->ac_head)
+    c->ac_head->ac_prev = e;
+  c->ac_head = e;
+  e->active = 1;
+}
+
+/* Exact mode: c is an inert FATPIPE constraint, left out of marking and solving (see
+ * "Inert FATPIPE" in the file comment). */
+LMM_HELPER int cnst_out(const lmm_system *s, const lmm_cnst *c) {
+  if (!s->exact || s->local)
+    return 0;
+  return c->fatpipe ? c->n_uncov == 0 && !c->pinned : c->slack;
+}
+
+LMM_HELPER lmm_elem *find_elem(const lmm_var *v, const lmm_cnst *c) {
+  for (lmm_elem *e = v->elems; e; e = e->var_next)
+    if (e->cnst == c)
+      return e;
+  return NULL;
+}
+
+LMM_HELPER int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && gen == s->grp_gen; }
+
+/* ======================================================================
+ * Shared constants; functions of one solver file used by another
+ * ====================================================================== */
+
+#ifndef LMM_GRP_MIN
+#define LMM_GRP_MIN 16 /* the smallest component worth grouping (in variables) */
+#endif
+#define GRP_MIN LMM_GRP_MIN
+
+/* lmm_set_local(s, 2): exact mode until LOCAL_AUTO_SOLVES solves have each re-solved at
+ * least LOCAL_AUTO_SIZE constraints or variables without forming a group, local mode after
+ * (variables too: slack constraints left out of a solve do not shrink that count). */
+#define LOCAL_AUTO_SIZE 128
+#define LOCAL_AUTO_SOLVES 32
+/* and class mode once such solves, while the system held CLASS_AUTO_RATIO variables per
+ * constraint or more (many flows per link: a collective that sends to every rank), number
+ * LOCAL_AUTO_SOLVES or have re-solved CLASS_AUTO_VARS variables in all, whichever comes
+ * first. */
+#define CLASS_AUTO_RATIO 4
+#define CLASS_AUTO_VARS 8192
+
+enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
+
+/* lmm.c (the core) */
+void lmm_mark_cnst(lmm_system *s, lmm_cnst *c);
+lmm_elem *lmm_new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff);
+void lmm_var_unlink(lmm_system *s, lmm_var *v);
+void lmm_saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level);
+void lmm_usage_add(lmm_cnst *c, double x);
+void lmm_fill(lmm_system *s, double min_level);
+int lmm_auto_dense(lmm_system *s, size_t solved);
+
+/* lmm_group.c */
+void lmm_grp_dissolve(lmm_system *s);
+void lmm_grp_guard(lmm_system *s, const lmm_var *v);
+int lmm_grp_check(const lmm_system *s, const lmm_var *v, int *level);
+void lmm_grp_join(lmm_system *s, lmm_var *v, int k);
+void lmm_grp_after_leave(lmm_system *s);
+void lmm_grp_form(lmm_system *s, size_t n_solved);
+
+/* lmm_slack.c */
+void lmm_slack_enable(lmm_system *s, lmm_var *v);
+void lmm_slack_leave(lmm_system *s, lmm_var *v);
+void lmm_slack_ensure_in(lmm_system *s, const lmm_var *v, const lmm_cnst *skip);
+void lmm_fp_cover(lmm_system *s, lmm_var *v);
+void lmm_fp_leave(lmm_system *s, lmm_var *v);
+void lmm_fp_verify(lmm_system *s, const lmm_elem *e, const lmm_var *v);
+int lmm_after_run(lmm_system *s);
+void lmm_slack_release(lmm_system *s);
+
+/* lmm_local.c */
+void lmm_local_sat_before(lmm_system *s);
+void lmm_local_sat_after(lmm_system *s, size_t n, double level);
+int lmm_local_skip(const lmm_cnst *c);
+void lmm_local_add_var(lmm_system *s, lmm_var *v);
+int lmm_local_fp_top(const lmm_elem *e);
+void lmm_local_solve(lmm_system *s);
+
+/* lmm_bundle.c */
+void lmm_bun_evict(lmm_system *s, lmm_cnst *c, int in_solve);
+void lmm_bun_leave(lmm_system *s, lmm_var *v);
+void lmm_bun_free(lmm_system *s, lmm_bundle *b);
+void lmm_bun_pass(lmm_system *s);
+void lmm_bun_out(lmm_system *s, lmm_var *v);
+size_t lmm_bun_check(lmm_system *s);
+
+/* The modes' per-element fast paths, inline where the core calls them (lmm_group.c's and
+ * lmm_slack.c's file comments explain them). */
+
+/* Whether the last run fixed v in one of its first k iterations (those that each saturated
+ * one constraint alone: the group's levels). */
+static inline int grp_fixed_lead(const lmm_system *s, const lmm_var *v, int k) {
+  return v->fix_round == s->n_solves && v->gidx >= 0 && v->gidx < k;
+}
+
+static inline void gu_clear(lmm_cnst *c) {
+  for (int k = 0; k < GRP_K; k++)
+    c->gu[k] = 0.0;
+  c->gcount = 0;
+}
+
+/* The element e of a grouped variable being freed leaves its constraint's sums. */
+static inline void grp_elem_leave(lmm_system *s, lmm_elem *e) {
+  lmm_cnst *c = e->cnst;
+  if (e->weight > 0)
+    c->gu[e->var->gidx] -= e->weight / e->var->penalty;
+  if (--c->gcount == 0) {
+    gu_clear(c);
+    c->grp_gen = 0; /* leaves the component */
+  }
+  (void)s;
+}
+
+/* e's variable is disabled or freed: e no longer counts in its (slack) constraint. Only
+ * enabled elements count in S (a disabled one may keep the contrib of a run before its
+ * constraint went out). */
+static inline void slack_elem_leave(const lmm_system *s, lmm_elem *e) {
+  if (e->enabled && !e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+    e->cnst->S -= e->contrib;
+    e->contrib = 0.0;
+  }
+}
+
+/* The variable of e was fixed by a run, with value bound t per unit of coefficient: e's
+ * contribution to its (slack) constraint becomes a t; the constraint is checked after. */
+static inline void slack_fixed(lmm_system *s, lmm_elem *e, double t) {
+  lmm_cnst *c = e->cnst;
+  c->S += e->weight * t - e->contrib;
+  e->contrib = e->weight * t;
+  if (c->chk_solve != s->n_solves) {
+    c->chk_solve = s->n_solves;
+    GROW(s->chk, s->chk_cap, s->n_chk + 1);
+    s->chk[s->n_chk++] = c;
+  }
+}
+
+/* ======================================================================
  * Class mode (lmm_class.c): entry points for lmm.c's interface functions
  * ====================================================================== */
 
@@ -383,7 +573,7 @@ void lmm_cls_solve(lmm_system *s);
 int lmm_cls_next_level(lmm_system *s);
 double lmm_cls_level(const lmm_system *s, int k);
 
-/* Shared with lmm.c: the modified output, the seed and dirty lists of local mode. */
+/* The modified output (lmm.c), the seed and dirty lists (lmm_local.c). */
 void lmm_out_push(lmm_system *s, lmm_var *v);
 void lmm_seed_add(lmm_system *s, lmm_cnst *c);
 void lmm_dirty_add(lmm_system *s, lmm_var *v);

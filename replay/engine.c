@@ -8,17 +8,18 @@
  * first brought up to date at their old rate. This is SimGrid's lazy update, with its
  * precision rules (surf/precision between dates, maxmin x surf precision on amounts).
  *
- * The solver's group (lmm.c: flows whose rate is m_k / p x factor for the level m_k of
- * their bottleneck) is followed through one virtual clock per level instead: phi_k, the
- * integral of m_k over time. A flow entering level k with remaining work r at phi0
- * completes when phi_k reaches phi0 + r p / factor whatever m_k does meanwhile, so each
- * level has its own heap keyed by that value, and the real date of its first completion
- * (due) competes with the main heap's top for the next event; a change of the levels
- * costs O(1) per level, not one heap update per flow. A flow leaving the group (or
- * changing level) gets its remaining work back from phi. The solver's bundles (lmm.c, local
- * mode: flows at the level of a proxy variable) are followed the same way, one level per
- * bundle: the levels are as many as lmm_group_count says (it grows; groups_sync), and each
- * step re-reads every level, O(levels) (a few dozen on the 2,048-node graphene cluster).
+ * Flows that follow a level of the solver (lmm.h "Levels": exact mode's group, local mode's
+ * bundles, class mode's classes; rate = level / p x factor) are followed through one
+ * virtual clock per level instead: phi_k, the integral of level k over time. A flow
+ * entering level k with remaining work r at phi0 completes when phi_k reaches
+ * phi0 + r p / factor whatever the level does meanwhile, so each level has its own heap
+ * keyed by that value, and the real date of its first completion (due) competes with the
+ * main heap's top for the next event; a change of a level costs O(log levels), not one heap
+ * update per flow. A flow leaving a level (or changing level) gets its remaining work back
+ * from phi. phi is brought up to date only when its level changes or a flow enters or
+ * leaves (grp_rebase), and the solver hands out the levels that may have changed
+ * (lmm_next_level); the levels with a due sit in a binary heap by (due, tie), so a step
+ * costs O(changed levels x log levels), not O(levels) (class mode: hundreds of classes).
  *
  * An execution alone on its host (the usual case: one rank per host) gets no solver
  * variable: the solver would give it min(bound, cores x speed) exactly, so its completion
@@ -119,7 +120,7 @@ struct eng {
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
-  egroup *grp;     /* one per level of the solver's group and per bundle (lmm_group_count) */
+  egroup *grp;     /* one per level index of the solver (lmm_level_count) */
   int ngrp;        /* their number */
   int *lh;         /* the levels that have a due, a binary heap by (due, due_tie) */
   size_t nlh, lh_cap;
@@ -167,7 +168,7 @@ static void routes_rehash(eng *e);
 
 /* One level (virtual clock) per level index the solver has given so far. */
 static void groups_sync(eng *e) {
-  int n = lmm_group_count(e->sys);
+  int n = lmm_level_count(e->sys);
   if (n <= e->ngrp)
     return;
   e->grp = x_realloc(e->grp, (size_t)n * sizeof *e->grp);
@@ -620,7 +621,7 @@ static void group_schedule(eng *e, int k) {
 
 /* A recomputed variable: into, out of or across the group's levels, or a new rate. */
 static void update_action(eng *e, eng_act *a, const lmm_var *v) {
-  int k = lmm_var_group(v);
+  int k = lmm_var_level(v);
   if (k >= 0 && a->grp == k)
     return; /* followed through the level */
   if (a->grp >= 0)
@@ -652,7 +653,7 @@ static void reschedule(eng *e) {
   }
   for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
     grp_rebase(e, &e->grp[k]);
-    e->grp[k].level = lmm_group_level(e->sys, k);
+    e->grp[k].level = lmm_level(e->sys, k);
     group_schedule(e, k);
   }
   for (size_t i = 0; i < e->ntouched; i++) /* and those whose first action may have changed */

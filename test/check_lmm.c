@@ -795,8 +795,8 @@ static void r_check_modified(rsys *r) {
     if (!x->v)
       continue;
     double now = lmm_var_value(x->v);
-    int k = lmm_var_group(x->v);
-    int followed = k >= 0 && k == x->glevel && now == lmm_group_level(r->s, k) / x->penalty;
+    int k = lmm_var_level(x->v);
+    int followed = k >= 0 && k == x->glevel && now == lmm_level(r->s, k) / x->penalty;
     if (!listed[i] && !x->touched && now != x->last && !followed)
       ck_abort_msg("variable %d changed (%g -> %g) but was not handed out", i, x->last, now);
     x->last = now;
@@ -878,7 +878,7 @@ END_TEST
  * 1e-9)). Freeing one flow per solve, the level is 100 / n: the members follow it and are
  * not listed (nothing is) while n >= 11 (9.09 < the promise). At n = 10 the level, 10,
  * passes the promise and the links cannot afford 1.25 x 10: every flow leaves the bundle
- * (listed, lmm_var_group -1) at 10, its link's capacity; at n = 9 the links bind: 10 each,
+ * (listed, lmm_var_level -1) at 10, its link's capacity; at n = 9 the links bind: 10 each,
  * B no longer full. */
 START_TEST(local_bundle_level) {
   enum { N = 40 };
@@ -894,11 +894,11 @@ START_TEST(local_bundle_level) {
   lmm_solve(s);
   while (lmm_next_modified(s))
     ;
-  int k = lmm_var_group(v[0]);
+  int k = lmm_var_level(v[0]);
   ck_assert_int_ge(k, LMM_GROUP_LEVELS);
-  ck_rel(lmm_group_level(s, k), 2.5, 1e-12);
+  ck_rel(lmm_level(s, k), 2.5, 1e-12);
   for (int i = 0; i < N; i++) {
-    ck_assert_int_eq(lmm_var_group(v[i]), k);
+    ck_assert_int_eq(lmm_var_level(v[i]), k);
     ck_val(v[i], 2.5);
   }
   for (int n = N - 1; n >= 9; n--) {
@@ -912,13 +912,13 @@ START_TEST(local_bundle_level) {
       ck_val(v[i], want);
     if (n >= 11) {
       ck_assert_int_eq(listed, 0);
-      ck_assert_int_eq(lmm_var_group(v[0]), k);
-      ck_rel(lmm_group_level(s, k), want, 1e-12);
+      ck_assert_int_eq(lmm_var_level(v[0]), k);
+      ck_rel(lmm_level(s, k), want, 1e-12);
     } else {
       if (n == 10)
         ck_assert_int_eq(listed, 10);
       for (int i = 0; i < n; i++)
-        ck_assert_int_eq(lmm_var_group(v[i]), -1);
+        ck_assert_int_eq(lmm_var_level(v[i]), -1);
     }
   }
   lmm_free(s);
@@ -1005,7 +1005,7 @@ START_TEST(local_group_backbone) {
    * (below B's 10 / sum 1/p = 10 / 14 = 0.71): x_0 = 0.1; then B alone at level
    * m = (10 - 0.1) / sum_{i != 0} 1/p_i, x_i = m / p_i; the private links (>= 100) never
    * saturate. So the component is a two-level group (flow 0's link, then B), which
-   * lmm_var_group must show. Then, one change per solve, flows are freed and the
+   * lmm_var_level must show. Then, one change per solve, flows are freed and the
    * disabled ones enabled: every value must equal both m / p_i with m recomputed here
    * from the live flows, and a from-scratch solve (1e-9); at least one of the changes must
    * find the variables in the group (the fast path taken); every variable whose value
@@ -1072,8 +1072,8 @@ START_TEST(local_group_backbone) {
       ck_rel(got, i == 0 ? 0.1 : level / p[i], 1e-9);
       ck_rel(got, lmm_var_value(fv[i]), 1e-9);
       ck_assert_int_le(listed[i], 1);
-      int g = lmm_var_group(v[i]);
-      int followed = g >= 0 && g == glev[i] && got == lmm_group_level(s, g) / p[i];
+      int g = lmm_var_level(v[i]);
+      int followed = g >= 0 && g == glev[i] && got == lmm_level(s, g) / p[i];
       ck_assert_msg(got == last[i] || listed[i] || followed,
                     "op %d: variable %d changed (%.17g -> %.17g) but was not handed out",
                     (int)op, i, last[i], got);
@@ -1083,10 +1083,10 @@ START_TEST(local_group_backbone) {
       glev[i] = g;
     }
     if (op == 0) { /* the first solve formed the two-level group */
-      ck_assert_int_eq(lmm_var_group(v[0]), 0);
-      ck_assert_int_eq(lmm_var_group(v[1]), 1);
-      ck_rel(lmm_group_level(s, 0), 0.1, 1e-12);
-      ck_rel(lmm_group_level(s, 1), level, 1e-12);
+      ck_assert_int_eq(lmm_var_level(v[0]), 0);
+      ck_assert_int_eq(lmm_var_level(v[1]), 1);
+      ck_rel(lmm_level(s, 0), 0.1, 1e-12);
+      ck_rel(lmm_level(s, 1), level, 1e-12);
     }
     lmm_free(f);
   }
@@ -1316,8 +1316,8 @@ static void lr_solve_check(lr_sys *r) {
     if (!x->l)
       continue;
     double got = lmm_var_value(x->l);
-    int k = lmm_var_group(x->l);
-    int followed = k >= 0 && k == x->glevel && got == lmm_group_level(r->l, k) / x->penalty;
+    int k = lmm_var_level(x->l);
+    int followed = k >= 0 && k == x->glevel && got == lmm_level(r->l, k) / x->penalty;
     lr_bundled += k >= LMM_GROUP_LEVELS;
     lr_followed += k >= LMM_GROUP_LEVELS && followed && got != x->last;
     if (got != x->last && !listed[i] && x->penalty > 0 && !followed)
@@ -1481,7 +1481,7 @@ static void la_check(lr_sys *r, int solve) {
   lr_solve_check(r);
   for (int i = 0; i < r->nv; i++)
     if (r->v[i].l)
-      ck_assert_msg(lmm_var_group(r->v[i].l) == -1, "solve %d: variable %d in the group", solve, i);
+      ck_assert_msg(lmm_var_level(r->v[i].l) == -1, "solve %d: variable %d in the group", solve, i);
 }
 
 /* A flow from node s to node d of auto_class_switch's alltoall (links: up 2 i, down 2 i + 1). */
