@@ -213,6 +213,8 @@ static int set_known(config *c, const key *k, const char *value, char *err, size
   case K_DOUBLE:
     if (parse_double(value, f) < 0)
       return x_err(err, errlen, "%s: '%s' is not a number", k->name, value);
+    if (!strcmp(k->name, "tir/rate-tolerance") && !(*(double *)f >= 0 && *(double *)f < 1))
+      return x_err(err, errlen, "%s: '%s' is not in [0, 1)", k->name, value);
     return 0;
   case K_TIME:
   case K_BW:
