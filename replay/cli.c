@@ -284,8 +284,8 @@ static int write_outputs(const cli *c, const replay_opts *o, const replay_result
   char err[2048];
   int rc = 0;
   if (w->en) {
-    energy_print(w->en, stdout);
-    if (c->power_trace && energy_write_power_trace(w->en, c->power_trace, err, sizeof err) < 0)
+    output_energy_summary(w->en, stdout);
+    if (c->power_trace && output_power_trace(w->en, c->power_trace, err, sizeof err) < 0)
       fprintf(stderr, "tir-replay: %s\n", err), rc = TIR_EXIT_IO;
   }
   if (w->tl) {
@@ -351,6 +351,7 @@ int cli_main(int argc, char **argv) {
   cli c;
   memset(&c, 0, sizeof c);
   int rc = 0;
+  coll_settings_register();
   if (parse(argc, argv, &c, &rc) == 0)
     rc = run(&c);
   free(c.cfgs);

@@ -364,7 +364,7 @@ __attribute__((always_inline)) static inline store_list *store_find(rank *r, int
   return l;
 }
 
-__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
+__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, p2p_req *q) {
   store_list *l = store_find(r, src, dst, tag, comm, 1);
   if (l->n == l->cap)
     x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
@@ -372,12 +372,12 @@ __attribute__((always_inline)) static inline void store_add(rank *r, int src, in
 }
 
 /* Pops the first request of key; *found = 0 when the key has no list. */
-static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *found) {
+static p2p_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *found) {
   store_list *l = store_find(r, src, dst, tag, comm, 0);
   *found = l && l->n > 0;
   if (!*found)
     return NULL;
-  mpi_req *q = l->reqs[0];
+  p2p_req *q = l->reqs[0];
   memmove(l->reqs, l->reqs + 1, (l->n - 1) * sizeof *l->reqs);
   if (--l->n == 0) { /* remove the key, as SimGrid does when a list empties (its */
     store_list gone = *l; /* buffer moves past nstore, for the next key) */
@@ -401,7 +401,7 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
       if (!l->reqs[k])
         continue;
       if (last_only && k + 1 < l->n) {
-        mpi_req_release(x->w, l->reqs[k]);
+        p2p_req_release(x->w, l->reqs[k]);
         continue;
       }
       r->wl[r->nwl++] = l->reqs[k];
@@ -451,9 +451,9 @@ static int block_wait(replay_ctx *x, rank *r) {
 
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
  * detached sender. Returns the sleep to inject. */
-static inline double finish_req(replay_ctx *x, mpi_req *q) {
-  double ov = mpi_recv_overhead(x->w, q);
-  mpi_req_release(x->w, q);
+static inline double finish_req(replay_ctx *x, p2p_req *q) {
+  double ov = p2p_recv_overhead(x->w, q);
+  p2p_req_release(x->w, q);
   return ov;
 }
 
@@ -461,7 +461,7 @@ static inline double finish_req(replay_ctx *x, mpi_req *q) {
 static int wait_cur(replay_ctx *x, rank *r) {
   if (r->phase == 3)
     return 1;
-  if (!mpi_req_done(r->cur))
+  if (!p2p_req_done(r->cur))
     return block_wait(x, r);
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
@@ -478,14 +478,14 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * the next waitany would find the same unfinished ones before it. The finished ones are
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
-__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
-    mpi_req *q = v[i];
+    p2p_req *q = v[i];
     if (!q)
       continue;
-    if (!mpi_req_done(q)) {
+    if (!p2p_req_done(q)) {
       v[j++] = q;
       continue;
     }
@@ -502,12 +502,12 @@ __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r
 }
 
 /* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */
-static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
+static int wait_each(replay_ctx *x, rank *r, p2p_req **v, size_t n) {
   r->phase = 0;
   for (size_t i = 0; i < n; i++) {
     if (!v[i])
       continue;
-    if (!mpi_req_done(v[i]))
+    if (!p2p_req_done(v[i]))
       return block_wait(x, r);
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
@@ -524,14 +524,14 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
 /* Where a just-posted request q goes: the trace's request store (isend/irecv actions),
  * the open non-blocking collective, or the program's slots (returns 1: the operation is
  * done); or, for a blocking send/recv, r->cur, to be waited in phase 2 (returns 0). */
-__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi_req *q) {
+__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p_req *q) {
   if (o->flags & ROP_STORE) {
     store_add(r, q->src, q->dst, q->tag, q->comm, q);
     return 1;
   }
   if (!(o->flags & ROP_BLOCKING)) {
     if (r->nbc)
-      mpi_group_add(r->nbc, q);
+      p2p_group_add(r->nbc, q);
     else {
       if (r->nslots == r->slots_cap)
         x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
@@ -546,13 +546,13 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi
 
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sleep_for(x, r, ov);
   }
   if (r->phase == 1) {
-    mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
       return 1;
@@ -562,7 +562,7 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
 
 __attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
+    p2p_req *q = p2p_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
       return 1;
   }
@@ -597,8 +597,8 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
       return sleep_for(x, r, t);
   }
   if (r->phase == 1) {
-    mpi_req *q = r->cur;
-    if (!mpi_req_done(q)) {
+    p2p_req *q = r->cur;
+    if (!p2p_req_done(q)) {
       store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
       if (x->o->cfg.grow_injected)
@@ -626,7 +626,7 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 /* Program waitall/waiteach over the slots posted since wait_from. */
 COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
-  mpi_req **v = r->slots + r->wait_from;
+  p2p_req **v = r->slots + r->wait_from;
   size_t n = r->nslots - r->wait_from;
   int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
   if (done)
@@ -638,7 +638,7 @@ COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
 
 COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
+    p2p_req **q = &r->slots[r->wait_from + (size_t)o->peer];
     r->cur = *q;
     *q = NULL;
     if (!r->cur)
@@ -667,7 +667,7 @@ COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
 COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
   case OP_NBC_BEGIN:
-    r->nbc = mpi_group_new(x->w, r->id, r->act.line);
+    r->nbc = p2p_group_new(x->w, r->id, r->act.line);
     return 1;
   case OP_NBC_END:
     store_add(r, r->id, r->id, -(++r->nbc_count), 0, r->nbc);
@@ -724,7 +724,7 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
     return done;
   }
   if (r->phase == 1) {
-    int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag, o->comm);
+    int64_t bytes = p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
       if (o->amount < 0) /* MPI_Probe alone (tir's probe line) */
@@ -761,7 +761,7 @@ __attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
       return 0;
     }
   }
-  if (mpi_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
+  if (p2p_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
     x->iprobe_nsleeps = 1;
   else if (x->o->cfg.grow_injected)
     x->iprobe_nsleeps++;
@@ -869,7 +869,7 @@ void rank_describe(const rank *r, FILE *out) {
     fprintf(out, " blocked in '%s' (%s:%ld)", r->act.text, r->act.file, r->act.line);
   else if (r->ended)
     fprintf(out, " blocked at the end of its trace, waiting for its pending requests");
-  const mpi_req *q = r->cur;
+  const p2p_req *q = r->cur;
   for (size_t i = 0; !q && i < r->nwl; i++)
     q = r->wl[i];
   for (size_t i = r->wait_from; !q && i < r->nslots; i++)

@@ -133,6 +133,10 @@ const char *coll_kind_name(coll_kind kind); /* "bcast", "reduce_scatter", ... */
 /* kind from its --cfg name ("bcast", "reduce_scatter", ...), or -1. */
 int coll_kind_find(const char *name);
 
+/* Registers the collectives' configuration keys (smpi/coll-selector, smpi/<collective>)
+ * with the base layer's config (coll_settings.c); call before setting any of them. */
+void coll_settings_register(void);
+
 /* Selectors: each maps a call to an algorithm name of the registry. */
 typedef const char *(*coll_select_fn)(const coll_args *a);
 typedef struct coll_selector {

@@ -8,7 +8,6 @@
  * existing command lines carry over; they are marked so in the table. */
 #include "config.h"
 
-#include "coll.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -67,7 +66,6 @@ static const key keys[] = {
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
-    {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
     {"network/model", K_STRING, "SMPI", 0, "network model (SMPI only; see --network-model)"},
@@ -250,25 +248,26 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
       return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no or auto", value);
     return 0;
   }
-  if (!strcmp(k->name, "cpu/model"))
-    return strcmp(value, "Cas01") ? x_err(err, errlen, "cpu/model: only Cas01 is supported") : 0;
-  /* smpi/coll-selector */
-  if (coll_selector_find(value) < 0)
-    return x_err(err, errlen, "smpi/coll-selector: unknown selector '%s' (valid: %s)", value,
-                 coll_selector_names());
-  snprintf(c->coll_selector, sizeof c->coll_selector, "%s", value);
-  return 0;
+  /* cpu/model */
+  return strcmp(value, "Cas01") ? x_err(err, errlen, "cpu/model: only Cas01 is supported") : 0;
 }
 
-static int set_coll(config *c, int kind, const char *value, char *err, size_t errlen) {
-  if (coll_algo_find(kind, value) < 0) {
-    char list[1024];
-    coll_algo_names(kind, list, sizeof list);
-    return x_err(err, errlen, "smpi/%s: unknown algorithm '%s'. Valid algorithms: %s",
-                 coll_kind_name(kind), value, list);
+/* ====== keys owned by other modules ====== */
+
+/* The modules that own a family of keys (the collectives: smpi/coll-selector and
+ * smpi/<collective>), in registration order; registering one twice is a no-op. */
+static const cfg_owner *owners[8];
+static int nowners;
+
+void cfg_add_owner(const cfg_owner *o) {
+  for (int i = 0; i < nowners; i++)
+    if (owners[i] == o)
+      return;
+  if (nowners == (int)(sizeof owners / sizeof owners[0])) {
+    fprintf(stderr, "tir: internal error: too many configuration key owners\n");
+    abort();
   }
-  snprintf(c->coll_algo[kind], sizeof c->coll_algo[kind], "%s", value);
-  return 0;
+  owners[nowners++] = o;
 }
 
 static void list_keys(char *buf, size_t len) {
@@ -276,8 +275,8 @@ static void list_keys(char *buf, size_t len) {
   buf[0] = 0;
   for (size_t i = 0; i < NKEYS && used + 40 < len; i++)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", keys[i].name);
-  if (used + 40 < len)
-    snprintf(buf + used, len - used, ", smpi/<collective>");
+  for (int i = 0; i < nowners && used + 80 < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, ", %s", owners[i]->keys);
 }
 
 int cfg_set(config *c, const char *name, const char *value, char *err, size_t errlen) {
@@ -289,10 +288,10 @@ int cfg_set(config *c, const char *name, const char *value, char *err, size_t er
       return set_string(c, k, value, err, errlen);
     return set_known(c, k, value, err, errlen);
   }
-  if (!strncmp(name, "smpi/", 5)) {
-    int kind = coll_kind_find(name + 5);
-    if (kind >= 0)
-      return set_coll(c, kind, value, err, errlen);
+  for (int i = 0; i < nowners; i++) {
+    int r = owners[i]->set(c, name, value, err, errlen);
+    if (r != 0)
+      return r < 0 ? -1 : 0;
   }
   char list[2048];
   list_keys(list, sizeof list);
@@ -340,7 +339,8 @@ void cfg_print_keys(FILE *out) {
   for (size_t i = 0; i < NKEYS; i++)
     fprintf(out, "  %-30s %s (default: %s)\n", keys[i].name, keys[i].help,
             *keys[i].def ? keys[i].def : "none");
-  fprintf(out, "  %-30s force one algorithm (see --list-algorithms)\n", "smpi/<collective>");
+  for (int i = 0; i < nowners; i++)
+    owners[i]->help(out);
 }
 
 void cfg_print(const config *c, FILE *out) {

@@ -71,6 +71,19 @@ double cfg_affine(const cfg_table *t, double size);
 /* Parses a table string into t (replacing it). Returns 0 or -1 with err. */
 int cfg_parse_table(cfg_table *t, const char *s, int affine, char *err, size_t errlen);
 
+/* A module that owns a family of keys (the collectives own smpi/coll-selector and
+ * smpi/<collective>): the base layer stores nothing of it but the fields of config. */
+typedef struct cfg_owner {
+  /* Returns 1 when it took key (value stored in c), 0 when key is not its own, or -1 with a
+   * message in err for a bad value. */
+  int (*set)(config *c, const char *key, const char *value, char *err, size_t errlen);
+  void (*help)(FILE *out); /* its lines of --help-cfg */
+  const char *keys;        /* its keys, for the message about an unknown key */
+} cfg_owner;
+
+/* Adds o (static storage) to the owners asked, in order, about keys not in the table. */
+void cfg_add_owner(const cfg_owner *o);
+
 /* Prints every known key with its default and help (for --help-cfg). */
 void cfg_print_keys(FILE *out);
 /* Prints the settings that differ from the defaults as "key:value" lines. */

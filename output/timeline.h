@@ -7,6 +7,7 @@
 #define TIR_TIMELINE_H
 
 #include "observer.h"
+#include "trace.h"
 #include "platform.h"
 
 typedef struct timeline timeline;

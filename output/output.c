@@ -78,7 +78,7 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void json_str(FILE *f, const char *s) {
+void output_json_string(FILE *f, const char *s) {
   if (!s) {
     fputs("null", f);
     return;
@@ -156,11 +156,11 @@ static void write_meta(FILE *f, const char *trace) {
   meta m;
   meta_read(trace, &m);
   fprintf(f, "  \"trace_meta\": {\"file\": ");
-  json_str(f, m.file);
+  output_json_string(f, m.file);
   fprintf(f, ", \"counter_source\": ");
-  json_str(f, m.counter_source ? m.counter_source : "unknown");
+  output_json_string(f, m.counter_source ? m.counter_source : "unknown");
   fprintf(f, ", \"counter_rate\": ");
-  json_str(f, m.counter_rate ? m.counter_rate : "unknown");
+  output_json_string(f, m.counter_rate ? m.counter_rate : "unknown");
   fprintf(f, "},\n");
   meta_free(&m);
 }
@@ -200,10 +200,10 @@ static void write_settings(FILE *f, const config *c) {
   fprintf(f, "    \"surf/precision\": %.17g,\n    \"maxmin/precision\": %.17g,\n", c->surf_precision,
           c->maxmin_precision);
   fprintf(f, "    \"smpi/coll-selector\": ");
-  json_str(f, c->coll_selector);
+  output_json_string(f, c->coll_selector);
   for (int k = 0; k < COLL_NKINDS; k++)
     if (c->coll_algo[k][0])
-      fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), json_str(f, c->coll_algo[k]);
+      fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), output_json_string(f, c->coll_algo[k]);
   fprintf(f, ",\n    \"plugin:host_energy\": %s,\n    \"host/pstate\": %ld\n  },\n",
           c->host_energy ? "true" : "false", c->pstate);
 }
@@ -213,7 +213,7 @@ static void write_settings(FILE *f, const config *c) {
 static void write_rank(FILE *f, const replay_opts *o, const replay_result *r, const stats *st, int i) {
   const replay_rank *k = &r->ranks[i];
   fprintf(f, "    {\"rank\": %d, \"host\": ", i);
-  json_str(f, plat_host_at(o->plat, k->host)->name);
+  output_json_string(f, plat_host_at(o->plat, k->host)->name);
   fprintf(f, ", \"end\": %.17g, \"compute\": %.17g, \"comm\": %.17g, \"wait\": %.17g, \"actions\": %llu", k->finish,
           k->compute, k->comm, k->wait, (unsigned long long)k->actions);
   if (st && i < st->np) {
@@ -257,7 +257,7 @@ static void write_regions(FILE *f, const stats *st) {
   for (size_t i = 0; i < st->nregions; i++) {
     const stats_region *g = &st->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    json_str(f, g->name);
+    output_json_string(f, g->name);
     fprintf(f, ", \"entries\": %llu, \"time\": %.17g, \"compute\": %.17g, \"mpi\": %.17g}",
             (unsigned long long)g->entries, g->time, g->compute, g->mpi);
   }
@@ -268,11 +268,11 @@ static void write_regions(FILE *f, const stats *st) {
 
 static void write_json(FILE *f, const replay_opts *o, const replay_result *r, const energy *en, const stats *st) {
   fprintf(f, "{\n  \"tir_version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
-  json_str(f, o->trace);
+  output_json_string(f, o->trace);
   fprintf(f, ",\n  \"platform\": ");
-  json_str(f, plat_source(o->plat));
+  output_json_string(f, plat_source(o->plat));
   fprintf(f, ",\n  \"network_model\": \"%s\",\n  \"coll_selector\": ", o->model ? o->model->name : "hybrid");
-  json_str(f, o->cfg.coll_selector);
+  output_json_string(f, o->cfg.coll_selector);
   fprintf(f, ",\n  \"np\": %d,\n  \"simulated_time\": %.17g,\n  \"actions\": %llu,\n  \"messages\": %llu,\n", r->np,
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
   fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
@@ -291,7 +291,7 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
   }
   if (en) {
     fprintf(f, ",\n  \"energy\": ");
-    energy_report_json(en, f);
+    output_energy_json(en, f);
   }
   fprintf(f, "\n}\n");
 }

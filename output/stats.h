@@ -8,6 +8,7 @@
 #define TIR_STATS_H
 
 #include "observer.h"
+#include "trace.h"
 
 #include <stddef.h>
 #include <stdint.h>
