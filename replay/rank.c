@@ -144,18 +144,67 @@ static int same_memo(const coll_memo *a, const coll_memo *b) {
          a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
 }
 
-static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
+/* The root of a rooted collective as a rank of cm (-1 when it is none of cm's ranks). */
+static int coll_root(replay_ctx *x, const trace_action *a, const comm_t *cm) {
+  if (a->comm == 0)
+    return a->peer;
+  return a->peer >= 0 && a->peer < x->np ? cm->rank_of[a->peer] : -1;
+}
+
+static int is_rooted(coll_kind k) {
+  return k == COLL_BCAST || k == COLL_REDUCE || k == COLL_GATHER || k == COLL_GATHERV || k == COLL_SCATTER ||
+         k == COLL_SCATTERV;
+}
+
+static int is_reduce_like(coll_kind k) {
+  return k == COLL_REDUCE || k == COLL_ALLREDUCE || k == COLL_REDUCE_SCATTER || k == COLL_SCAN ||
+         k == COLL_EXSCAN;
+}
+
+/* The byte counts of the call beyond its send count: receive counts and count vectors. */
+static void coll_counts(replay_ctx *x, rank *r, coll_args *c) {
   const trace_action *a = &r->act;
-  const comm_t *cm = action_comm(x, r);
-  if (!cm)
-    return;
-  int rooted = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
-               kind == COLL_SCATTER || kind == COLL_SCATTERV;
-  int root = a->comm == 0 ? a->peer : a->peer >= 0 && a->peer < x->np ? cm->rank_of[a->peer] : -1;
-  if (rooted && (root < 0 || root >= cm->size)) {
+  switch (c->kind) {
+  case COLL_ALLTOALL:
+  case COLL_GATHER:
+  case COLL_SCATTER:
+  case COLL_ALLGATHER:
+    c->rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_GATHERV:
+  case COLL_ALLGATHERV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype2, &r->vbytes);
+    c->rcounts = r->vbytes;
+    break;
+  case COLL_SCATTERV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    c->scounts = r->vbytes;
+    c->rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_ALLTOALLV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec2, a->nvec, a->dtype2, &r->vbytes2);
+    c->scounts = r->vbytes;
+    c->rcounts = r->vbytes2;
+    break;
+  case COLL_REDUCE_SCATTER:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    c->rcounts = r->vbytes;
+    break;
+  default:
+    break;
+  }
+}
+
+/* The arguments of the current collective action of kind on cm; -1 after reporting a
+ * root that is not a rank of cm. */
+static int coll_setup(replay_ctx *x, rank *r, coll_kind kind, const comm_t *cm, coll_args *c) {
+  const trace_action *a = &r->act;
+  int root = coll_root(x, a, cm);
+  if (is_rooted(kind) && (root < 0 || root >= cm->size)) {
     replay_fail(x, "%s:%ld: root %d is not a rank of %s: '%s'", a->file, a->line, a->peer,
                 a->comm ? "the communicator" : "MPI_COMM_WORLD", a->text);
-    return;
+    return -1;
   }
   const int *node_of = x->host_of; /* world: members are 0..np-1, no O(np) copy per call */
   if (cm->id != 0) {
@@ -163,49 +212,35 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
       x->scratch[k] = x->host_of[cm->members[k]];
     node_of = x->scratch;
   }
+  *c = (coll_args){.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = is_rooted(kind) ? root : 0,
+                   .count = a->count, .node_of = node_of};
+  c->dtsize = dtsize(x, a->dtype);
+  c->sbytes = nbytes(x, a->count, a->dtype);
+  c->rbytes = c->sbytes;
+  coll_counts(x, r, c);
+  return 0;
+}
+
+/* SimGrid's non-blocking shapes: every message posted at once, one request. The
+ * computation of a reduce-like NBC is not replayed (the line has no FLOPS field). */
+static void push_nbc(rank *r, const coll_args *c, const comm_t *cm) {
+  r->memo.comm = 0; /* prog is overwritten */
+  nbc_generate(c, &r->prog);
+  push(r, OP_NBC_BEGIN);
+  push_prog(r, &r->prog, cm);
+  push(r, OP_NBC_END);
+}
+
+static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_comm(x, r);
+  coll_args c;
+  if (!cm || coll_setup(x, r, kind, cm, &c) < 0)
+    return;
   r->push_comm = cm->id;
-  coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
-                 .count = a->count, .node_of = node_of};
-  c.dtsize = dtsize(x, a->dtype);
-  c.sbytes = nbytes(x, a->count, a->dtype);
-  c.rbytes = c.sbytes;
-  switch (kind) {
-  case COLL_ALLTOALL:
-  case COLL_GATHER:
-  case COLL_SCATTER:
-  case COLL_ALLGATHER:
-    c.rbytes = nbytes(x, a->count2, a->dtype2);
-    break;
-  case COLL_GATHERV:
-  case COLL_ALLGATHERV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype2, &r->vbytes);
-    c.rcounts = r->vbytes;
-    break;
-  case COLL_SCATTERV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    c.scounts = r->vbytes;
-    c.rbytes = nbytes(x, a->count2, a->dtype2);
-    break;
-  case COLL_ALLTOALLV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    vec_bytes(x, a->vec2, a->nvec, a->dtype2, &r->vbytes2);
-    c.scounts = r->vbytes;
-    c.rcounts = r->vbytes2;
-    break;
-  case COLL_REDUCE_SCATTER:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    c.rcounts = r->vbytes;
-    break;
-  default:
-    break;
-  }
-  if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
-    r->memo.comm = 0; /* prog is overwritten */
-    nbc_generate(&c, &r->prog);
-    push(r, OP_NBC_BEGIN);
-    push_prog(r, &r->prog, cm);
-    push(r, OP_NBC_END);
-    return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
+  if (a->nbc) {
+    push_nbc(r, &c, cm);
+    return;
   }
   /* r->prog still holds the program of the same call (an iteration's allreduce): not
    * generated again, coll_generate being a pure function of its arguments, of the run's
@@ -220,8 +255,7 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   }
   push_prog(r, &r->prog, cm);
   /* reduce-like actions: then every rank computes, whatever simulate-computation says */
-  if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
-       kind == COLL_EXSCAN) && a->amount != 0)
+  if (is_reduce_like(kind) && a->amount != 0)
     push_amount(r, OP_EXEC, a->amount);
 }
 
@@ -235,7 +269,111 @@ static const signed char coll_of[TRACE_NOPS] = {
     [TRACE_REDUCESCATTER] = COLL_REDUCE_SCATTER + 1, [TRACE_SCAN] = COLL_SCAN + 1,
     [TRACE_EXSCAN] = COLL_EXSCAN + 1};
 
-/* Expands r->act into r's program; sets its category and whether it is logged. */
+/* ====== expansion of one action: one function per kind of action ====== */
+
+/* Each expander turns r->act into rops and may change r->category (0 compute/sleep,
+ * 1 communication (the default), 2 wait, -1 bookkeeping) and r->logged. */
+typedef void (*expander)(replay_ctx *x, rank *r);
+
+static void bookkeeping(rank *r, int logged) {
+  r->category = -1;
+  r->logged = logged;
+}
+
+static void ex_init(replay_ctx *x, rank *r) {
+  (void)x;
+  push(r, OP_INIT)->flags = (uint8_t)r->act.has_arg;
+  bookkeeping(r, 0);
+}
+
+static void ex_unlogged(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 0); } /* finalize, regions */
+static void ex_nothing(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 1); }  /* comm_size, location */
+
+static void ex_comm_create(replay_ctx *x, rank *r) {
+  bookkeeping(r, 1);
+  create_comm(x, r);
+}
+
+static void ex_probe(replay_ctx *x, rank *r) {
+  (void)x;
+  push_p2p(r, OP_PROBE, 0, r->act.peer, r->act.tag, 0)->amount = -1; /* probe only: no receive */
+}
+
+static void ex_iprobe(replay_ctx *x, rank *r) { (void)x, push_p2p(r, OP_IPROBE, 0, r->act.peer, r->act.tag, 0); }
+
+static void ex_compute(replay_ctx *x, rank *r) {
+  r->category = 0;
+  if (x->o->cfg.simulate_computation && r->act.amount != 0)
+    push_amount(r, OP_EXEC, r->act.amount);
+}
+
+static void ex_sleep(replay_ctx *x, rank *r) {
+  (void)x;
+  r->category = 0;
+  push_amount(r, OP_SLEEP, r->act.amount);
+}
+
+static void ex_send(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  int flags = a->op == TRACE_SEND ? ROP_BLOCKING : ROP_STORE | ROP_ISEND;
+  push_p2p(r, OP_SEND, flags, a->peer, a->tag, nbytes(x, a->count, a->dtype));
+}
+
+/* recv/irecv; a negative size is SimGrid's probe loop followed by the receive */
+static void ex_recv(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  int flags = a->op == TRACE_RECV ? ROP_BLOCKING : ROP_STORE;
+  if (a->count < 0)
+    push_p2p(r, OP_PROBE, flags, a->peer, a->tag, 0);
+  else
+    push_p2p(r, OP_RECV, flags, a->peer, a->tag, nbytes(x, a->count, a->dtype));
+}
+
+static void ex_sendrecv(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (a->peer == r->id && a->peer2 == r->id)
+    return;
+  push_p2p(r, OP_SEND, ROP_ISEND, a->peer, 0, nbytes(x, a->count, a->dtype));
+  push_p2p(r, OP_RECV, 0, a->peer2, 0, nbytes(x, a->count2, a->dtype2));
+  push(r, OP_WAITALL);
+}
+
+static void ex_wait_test(replay_ctx *x, rank *r) {
+  (void)x;
+  const trace_action *a = &r->act;
+  rop *o = push(r, a->op == TRACE_WAIT ? OP_WAIT_STORE : OP_TEST_STORE);
+  o->peer = a->peer;
+  o->peer2 = a->peer2;
+  o->tag = a->tag;
+  o->comm = r->push_comm;
+  r->category = 2;
+}
+
+static void ex_waitall(replay_ctx *x, rank *r) {
+  (void)x;
+  push(r, OP_WAITALL_STORE);
+  r->category = 2;
+}
+
+static void ex_coll(replay_ctx *x, rank *r) { expand_coll(x, r, (coll_kind)(coll_of[r->act.op] - 1)); }
+
+static const expander expanders[TRACE_NOPS] = {
+    [TRACE_INIT] = ex_init,          [TRACE_FINALIZE] = ex_unlogged,   [TRACE_REGION] = ex_unlogged,
+    [TRACE_REGION_END] = ex_unlogged, [TRACE_COMM_SPLIT] = ex_comm_create, [TRACE_COMM_DUP] = ex_comm_create,
+    [TRACE_COMM_CREATE] = ex_comm_create, [TRACE_PROBE] = ex_probe,   [TRACE_IPROBE] = ex_iprobe,
+    [TRACE_COMM_SIZE] = ex_nothing,   [TRACE_LOCATION] = ex_nothing,   [TRACE_COMPUTE] = ex_compute,
+    [TRACE_SLEEP] = ex_sleep,         [TRACE_SEND] = ex_send,           [TRACE_ISEND] = ex_send,
+    [TRACE_RECV] = ex_recv,           [TRACE_IRECV] = ex_recv,          [TRACE_SENDRECV] = ex_sendrecv,
+    [TRACE_WAIT] = ex_wait_test,      [TRACE_TEST] = ex_wait_test,      [TRACE_WAITALL] = ex_waitall,
+    [TRACE_BARRIER] = ex_coll,        [TRACE_BCAST] = ex_coll,          [TRACE_REDUCE] = ex_coll,
+    [TRACE_ALLREDUCE] = ex_coll,      [TRACE_ALLTOALL] = ex_coll,       [TRACE_ALLTOALLV] = ex_coll,
+    [TRACE_GATHER] = ex_coll,         [TRACE_GATHERV] = ex_coll,        [TRACE_ALLGATHER] = ex_coll,
+    [TRACE_ALLGATHERV] = ex_coll,     [TRACE_SCATTER] = ex_coll,        [TRACE_SCATTERV] = ex_coll,
+    [TRACE_REDUCESCATTER] = ex_coll,  [TRACE_SCAN] = ex_coll,           [TRACE_EXSCAN] = ex_coll};
+
+/* Expands r->act into r's program; sets its category and whether it is logged. An
+ * action on a communicator other than the world's checks that the rank is a member
+ * (collectives do it themselves). */
 static void expand(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
   r->nops = r->pc = 0;
@@ -249,85 +387,7 @@ static void expand(replay_ctx *x, rank *r) {
       return;
     r->push_comm = cm->id;
   }
-  switch (a->op) {
-  case TRACE_INIT:
-    push(r, OP_INIT)->flags = (uint8_t)a->has_arg;
-    r->logged = 0;
-    r->category = -1;
-    return;
-  case TRACE_FINALIZE:
-  case TRACE_REGION:
-  case TRACE_REGION_END:
-    r->logged = 0;
-    r->category = -1;
-    return;
-  case TRACE_COMM_SPLIT:
-  case TRACE_COMM_DUP:
-  case TRACE_COMM_CREATE:
-    r->category = -1;
-    create_comm(x, r);
-    return;
-  case TRACE_PROBE:
-    push_p2p(r, OP_PROBE, 0, a->peer, a->tag, 0)->amount = -1; /* probe only: no receive */
-    return;
-  case TRACE_IPROBE:
-    push_p2p(r, OP_IPROBE, 0, a->peer, a->tag, 0);
-    return;
-  case TRACE_COMM_SIZE:
-  case TRACE_LOCATION:
-    r->category = -1;
-    return;
-  case TRACE_COMPUTE:
-    r->category = 0;
-    if (x->o->cfg.simulate_computation && a->amount != 0)
-      push_amount(r, OP_EXEC, a->amount);
-    return;
-  case TRACE_SLEEP:
-    r->category = 0;
-    push_amount(r, OP_SLEEP, a->amount);
-    return;
-  case TRACE_SEND:
-  case TRACE_ISEND: {
-    int blocking = a->op == TRACE_SEND;
-    push_p2p(r, OP_SEND, blocking ? ROP_BLOCKING : ROP_STORE | ROP_ISEND, a->peer, a->tag,
-             nbytes(x, a->count, a->dtype));
-    return;
-  }
-  case TRACE_RECV:
-  case TRACE_IRECV: {
-    int flags = a->op == TRACE_RECV ? ROP_BLOCKING : ROP_STORE;
-    if (a->count < 0)
-      push_p2p(r, OP_PROBE, flags, a->peer, a->tag, 0);
-    else
-      push_p2p(r, OP_RECV, flags, a->peer, a->tag, nbytes(x, a->count, a->dtype));
-    return;
-  }
-  case TRACE_SENDRECV:
-    if (a->peer == r->id && a->peer2 == r->id)
-      return;
-    push_p2p(r, OP_SEND, ROP_ISEND, a->peer, 0, nbytes(x, a->count, a->dtype));
-    push_p2p(r, OP_RECV, 0, a->peer2, 0, nbytes(x, a->count2, a->dtype2));
-    push(r, OP_WAITALL);
-    return;
-  case TRACE_WAIT:
-  case TRACE_TEST: {
-    rop *o = push(r, a->op == TRACE_WAIT ? OP_WAIT_STORE : OP_TEST_STORE);
-    o->peer = a->peer;
-    o->peer2 = a->peer2;
-    o->tag = a->tag;
-    o->comm = r->push_comm;
-    r->category = 2;
-    return;
-  }
-  case TRACE_WAITALL:
-    push(r, OP_WAITALL_STORE);
-    r->category = 2;
-    return;
-  default:
-    if (coll_of[a->op])
-      expand_coll(x, r, (coll_kind)(coll_of[a->op] - 1));
-    return;
-  }
+  expanders[a->op](x, r);
 }
 
 /* ====== request store (trace-level isend/irecv requests) ====== */
