@@ -6,7 +6,7 @@
 #include "coll.h"
 #include "coll_algos.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -711,7 +711,7 @@ START_TEST(selector_names_registered) {
 }
 END_TEST
 
-int main(void) {
+Suite *check_suite(void) {
   Suite *s = suite_create("coll");
   TCase *tc = tcase_create("coll");
   tcase_add_test(tc, barrier_recursivedoubling_6);
@@ -744,9 +744,5 @@ int main(void) {
   tcase_add_test(tc, allgather_smp_scan_rdb);
   tcase_add_test(tc, reduce_rab);
   suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return s;
 }

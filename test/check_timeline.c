@@ -7,7 +7,7 @@
 #include "timeline_impl.h"
 #include "xalloc.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -375,10 +375,4 @@ static Suite *timeline_suite(void) {
   return s;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(timeline_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return timeline_suite(); }

@@ -7,7 +7,7 @@
  * each kind of problem found). Files the reader tests need are written at run time in a
  * fresh temporary directory; reference traces are read from test/data/traces/ref (copies
  * of ../shared/reference, whose index entries are relative to that folder). */
-#include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -1389,10 +1389,4 @@ static Suite *trace_suite(void) {
   return s;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(trace_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return trace_suite(); }

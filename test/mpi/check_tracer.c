@@ -5,7 +5,7 @@
  * "RANK ACTION ARGS", holds = a blank then an 11-character field holding the fallback).
  * The request table (tt_req.c) gets fake handles (no MPI_Init is needed: the table only
  * compares handle values) and is checked against a plain array kept by the test. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +172,7 @@ START_TEST(resolve_patches_holds) {
 }
 END_TEST
 
-int main(void) {
+Suite *check_suite(void) {
   Suite *s = suite_create("tracer");
   TCase *w = tcase_create("writer");
   tcase_add_checked_fixture(w, setup, teardown);
@@ -185,9 +185,5 @@ int main(void) {
   tcase_add_test(q, twins_fifo);
   tcase_add_test(q, table_vs_array);
   suite_add_tcase(s, q);
-  SRunner *r = srunner_create(s);
-  srunner_run_all(r, CK_NORMAL);
-  int failed = srunner_ntests_failed(r);
-  srunner_free(r);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return s;
 }
