@@ -1,12 +1,12 @@
-/* mpi.h - the MPI point-to-point runtime: requests, mailboxes, matching, protocols.
+/* p2p.h - the MPI point-to-point runtime: requests, mailboxes, matching, protocols.
  *
  * SimGrid's SMPI semantics (SMPI_MODEL.md 5): a send is posted to the receiver's
  * mailbox; sends and receives match in FIFO order on (source, tag) (communicator is
  * always the world here; collectives use negative tags); the transfer of the sender's
  * bytes + 16 starts when the second side arrives. Sends below
  * smpi/send-is-detached-thresh are detached: complete for the sender at once. */
-#ifndef TIR_MPI_H
-#define TIR_MPI_H
+#ifndef TIR_P2P_H
+#define TIR_P2P_H
 
 #include "config.h"
 #include "engine.h"
