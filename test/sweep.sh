@@ -24,10 +24,10 @@ output = out
 energy = yes
 [trace stencil]
 ranks = 4 8
-generate = gen-stencil {ranks} 2 {dir}
+generate = tir-gen-stencil {ranks} 2 {dir}
 [trace wave]
 ranks = 4 8
-generate = gen-wavefront --blocks 2 {ranks} 1 {dir}
+generate = tir-gen-wavefront --blocks 2 {ranks} 1 {dir}
 [platform flat]
 kind = flat
 nodes = {ranks}
