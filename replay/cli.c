@@ -98,8 +98,9 @@ static void usage(FILE *out) {
                "-replay TRACE, -map, -trace, -trace-file FILE, --cfg=KEY:VALUE; a replay program\n"
                "before the trace is skipped, options without effect on a replay are ignored with a note.\n"
                "-p NAME finds a platform shipped in " TIR_PLATFORM_DIR " (e.g. -p graphene).\n");
-  fprintf(out, "\nExit status: 0 ok, 1 replay error (deadlock, unmatched messages), 2 usage,\n"
-               "3 bad input (trace, platform, hostfile, setting), 4 I/O error.\n");
+  fprintf(out, "\nExit status: 0 ok, 1 replay error (deadlock, unmatched messages), 2 bad command line\n"
+               "(options, their values, --cfg), 3 bad input (trace, platform and its <config>,\n"
+               "hostfile), 4 I/O error, 5 out of memory.\n");
 }
 
 static void list_algorithms(void) {
