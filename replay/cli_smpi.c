@@ -132,6 +132,19 @@ static int take_word(cli_words *w, const smpi_word *s, int argc, char **argv, in
   return 0;
 }
 
+/* How argv[i] (not an smpirun word) is kept: 1 when the next argument is its value, 0 when
+ * not, -1 with err for an unknown option; *rest becomes 1 at "--" (operands only after). */
+static int kind_of(const char *a, int *rest, const char *optstring, const struct option *lo, char *err,
+                   size_t errlen) {
+  if (*rest || a[0] != '-' || a[1] == 0)
+    return 0;
+  if (!strcmp(a, "--"))
+    return *rest = 1, 0;
+  if (a[1] == '-')
+    return long_takes_next(a, lo);
+  return check_cluster(a, optstring, lo, err, errlen);
+}
+
 int cli_smpi_rewrite(int argc, char **argv, const char *optstring, const struct option *lo, cli_words *w,
                      FILE *note, char *err, size_t errlen) {
   memset(w, 0, sizeof *w);
@@ -140,28 +153,21 @@ int cli_smpi_rewrite(int argc, char **argv, const char *optstring, const struct 
   w->orig = x_malloc(((size_t)argc + 1) * sizeof *w->orig);
   w->own = x_malloc(((size_t)argc + 1) * sizeof *w->own);
   add(w, argv[0], argv[0]);
-  int rest = 0; /* after "--": operands only */
+  int rest = 0;
   for (int i = 1; i < argc; i++) {
     char *a = argv[i];
     const smpi_word *s = rest || a[0] != '-' ? NULL : find_word(a);
-    int next = 0;
-    if (s) {
-      if (take_word(w, s, argc, argv, &i, note, err, errlen) < 0)
-        return -1;
+    if (s && take_word(w, s, argc, argv, &i, note, err, errlen) < 0)
+      return -1;
+    if (s)
       continue;
-    }
     if (!rest && !strncmp(a, "--log=", 6)) {
       if (note)
         fprintf(note, "tir-replay: note: %s ignored (SimGrid's logging; -v logs every action)\n", a);
       continue;
     }
-    if (rest || a[0] != '-' || a[1] == 0)
-      ;
-    else if (!strcmp(a, "--"))
-      rest = 1;
-    else if (a[1] == '-')
-      next = long_takes_next(a, lo);
-    else if ((next = check_cluster(a, optstring, lo, err, errlen)) < 0)
+    int next = kind_of(a, &rest, optstring, lo, err, errlen);
+    if (next < 0)
       return -1;
     add(w, a, a);
     if (next && i + 1 < argc)
