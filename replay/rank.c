@@ -838,8 +838,11 @@ static void log_action(replay_ctx *x, rank *r) {
   r->stats->actions++;
   if (r->category == 0)
     r->stats->compute += d;
-  else if (r->category == 1)
+  else if (r->category == 1) {
     r->stats->comm += d;
+    if (coll_of[r->act.op])
+      r->stats->coll += d;
+  }
   else if (r->category == 2)
     r->stats->wait += d;
 }

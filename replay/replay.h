@@ -32,6 +32,7 @@ typedef struct replay_rank {
   double finish;          /* simulated time at which its trace ended */
   double compute;         /* time in compute and sleep actions */
   double comm;            /* time in send/recv/collective actions */
+  double coll;            /* the part of comm in collective actions */
   double wait;            /* time in wait/waitall/test actions */
   uint64_t actions;       /* trace actions executed */
   uint64_t bytes_sent;    /* message bytes sent (point-to-point and collectives) */

@@ -6,7 +6,7 @@
  * error class), and the validator (all reference cases valid with hand-derived totals,
  * each kind of problem found). Files the reader tests need are written at run time in a
  * fresh temporary directory; reference traces are read from test/data/traces/ref (copies
- * of ../shared/reference, whose index entries are relative to that folder). */
+ * of test/data/reference, whose index entries are relative to that folder). */
 #include "check_main.h"
 #include <errno.h>
 #include <math.h>
@@ -1007,7 +1007,7 @@ static const char *ref_dir(void) {
   return d;
 }
 
-/* The reference cases (../shared/reference/cases.tsv), totals derived by hand. */
+/* The reference cases (test/data/reference/cases.tsv), totals derived by hand. */
 static const struct {
   const char *index;
   int np;

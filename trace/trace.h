@@ -1,5 +1,5 @@
 /* trace.h - streaming reader of time-independent (TI) traces, SimGrid 3.32's format
- * (../shared/spec/TI_FORMAT.md, doc/trace-format.md) plus tir's documented extensions.
+ * (doc/trace-format.md) plus tir's documented extensions.
  *
  * A trace set is what the user names: an index file (one line: one shared trace for all
  * ranks; N lines: line i is rank i's trace), a single trace file (shared mode), or a
