@@ -180,6 +180,20 @@ static void start_date(void) {
   tt.started = x_strdup(date);
 }
 
+/* This rank's trace file (with its `init` line, synced: a rank killed before the first
+ * periodic sync still leaves a readable file), then index and trace.meta (rank 0). */
+static void open_files(const char *why, int thread_level) {
+  char *path = x_asprintf("%s/%s", tt.dir, tt_meta_rank_file(tt.rank));
+  if (tt_out_open(path, tt.level, flush_interval) != 0)
+    fatal("cannot write the trace file %s: %s; the tracer stops the program", path, strerror(errno));
+  free(path);
+  tt_out_begin(tt.rank, "init", 0);
+  tt_out_end();
+  tt_out_sync();
+  if (tt_meta_start(why, thread_level) != 0)
+    fatal("cannot write %s/trace.meta%s; the tracer stops the program", tt.dir, "");
+}
+
 void tt_start(int thread_level) {
   if (started)
     return;
@@ -192,17 +206,9 @@ void tt_start(int thread_level) {
   start_date();
   const char *why = choose_counter();
   make_dir();
-  char *path = x_asprintf("%s/%s", tt.dir, tt_meta_rank_file(tt.rank));
-  if (tt_out_open(path, tt.level, flush_interval) != 0)
-    fatal("cannot write the trace file %s: %s; the tracer stops the program", path, strerror(errno));
-  free(path);
-  if (tt_meta_start(why, thread_level) != 0)
-    fatal("cannot write %s/trace.meta%s; the tracer stops the program", tt.dir, "");
+  open_files(why, thread_level);
   tt.next_comm_id = 1;
   tt.f08_base = tt_f08_index_base();
-  tt_out_begin(tt.rank, "init", 0);
-  tt_out_end();
-  tt_out_sync(); /* a rank killed before its first periodic sync still leaves a readable file */
   atexit(on_exit_path);
   const char *sig = getenv("TIR_SIGNALS");
   if (tt_watch_start(flush_interval, !(sig && !strcmp(sig, "0"))) != 0)
