@@ -74,6 +74,7 @@ int tt_out_open(const char *path, int level, double flush_interval) {
   gzbuffer(w.gz, 256u << 10);
   w.interval = flush_interval;
   w.err = 0;
+  w.lines = w.total = 0; /* the statistics of a previous stream */
   return 0;
 }
 
