@@ -82,7 +82,7 @@ for tir_f in ompi mpich; do
   tir_cc=`tir_pick $tir_f tir_abi "$tir_ucc" mpicc.$tir_sys mpicc`
   AC_MSG_RESULT([${tir_cc:-none}])
   AS_IF([test -n "$tir_ucc" && test "x$tir_cc" != "x$tir_ucc"],
-    [AC_MSG_ERROR([$tir_ucc is not an $tir_f MPI C compiler wrapper])])
+    [AC_MSG_ERROR([$tir_ucc: not found, or not an $tir_f MPI C compiler wrapper (its mpi.h must compile, and be Open MPI's for ompi, another's for mpich)])])
   test -n "$tir_cc" || continue
   tir_fc=`tir_pick $tir_f tir_fabi "$tir_ufc" mpifort.$tir_sys mpif90.$tir_sys mpifort mpif90`
   tir_run=`tir_pick $tir_f tir_runabi "$tir_urun" mpirun.$tir_sys mpiexec.$tir_sys mpirun mpiexec`
@@ -151,7 +151,10 @@ AC_SUBST([MPI_LIBS])
 AM_CONDITIONAL([HAVE_MPI], [test -n "$tir_flavours"])
 AM_CONDITIONAL([TRACER_OMPI], [case " $tir_flavours " in *" ompi "*) true ;; *) false ;; esac])
 AM_CONDITIONAL([TRACER_MPICH], [case " $tir_flavours " in *" mpich "*) true ;; *) false ;; esac])
-AS_IF([test -n "$tir_flavours"],
+dnl said even with --quiet (on standard error then): which tracer a user gets matters
+AS_IF([test -n "$tir_flavours" && test "x$silent" = xyes],
+  [echo "configure: tracer flavours: $tir_flavours (libtirtrace-FLAVOUR.so; libtirtrace.so = $tir_default)" >&2],
+  [test -n "$tir_flavours"],
   [AC_MSG_NOTICE([tracer flavours: $tir_flavours (libtirtrace-FLAVOUR.so; libtirtrace.so = $tir_default)])],
   [test "x$with_tracer" = xno],
   [AC_MSG_NOTICE([tracer not built (--with-tracer=no)])],

@@ -31,10 +31,11 @@
 
 #include "tt_out.h"
 
-/* Launchers such as Open MPI's orted SIGKILL a whole job as soon as one of its ranks dies:
- * after a SIGTERM, the ranks but 0 die this much later than they could, so that rank 0 has
- * closed its file and rewritten trace.meta by then. */
-#define GRACE_US 300000
+/* Launchers (Open MPI's mpirun, MPICH's hydra) SIGKILL a whole job as soon as one of its
+ * ranks dies: after a SIGTERM, a rank dies this much later than it could, so that the
+ * other ranks, which got the SIGTERM at the same time, have closed their files (and rank 0
+ * rewritten trace.meta) by then. */
+#define GRACE_US 500000
 
 static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGXCPU};
 #define NSIGS ((int)(sizeof sigs / sizeof *sigs))
@@ -83,8 +84,7 @@ static void stopped(int sig) {
     (void)!write(ack[1], &b, 1);
     return;
   }
-  if (tt.rank != 0)
-    usleep(GRACE_US); /* let rank 0 record the end before the launcher sees a rank die */
+  usleep(GRACE_US); /* let the other ranks close before the launcher sees a rank die */
   int i = slot(sig);
   sigaction(sig, &old[i], NULL);
   handled[i] = 0;
