@@ -8,8 +8,9 @@
 # not converge on 2 ranks or more even untraced, MPICH 4.0.2's one-sided calls being at
 # fault). tir-trace picks the tracer flavour of each program by itself, and trace.meta
 # must name that program's MPI. Each is traced twice: the per-rank counts of each action
-# must be equal (hpcc and nwchem: of their collectives only, as hpcc randomises its
-# process grid and rings and both poll), then its --simgrid-compatible trace must replay
+# must be equal (hpcc: of its collectives only, as it randomises its process grid and
+# rings and polls; nwchem: of its collectives but allreduce and barrier, as it polls and
+# their number varies by a few from run to run), then its --simgrid-compatible trace must replay
 # in SimGrid 3.32, and its tir trace in tir-replay when that is built. Applications not
 # installed are skipped (apt-get install lammps quantum-espresso quantum-espresso-data hpcc
 # nwchem-openmpi nwchem-mpich netpipe-mpich2); none installed: exit 77.
@@ -65,6 +66,7 @@ app() {
 
 all='.'
 collectives='^(allreduce|alltoall|barrier|bcast|gather|reduce|allgather|comm_split|comm_dup|comm:)'
+nwchem_stable='^(bcast|gather|reduce|allgather|comm_split|comm_dup)'
 has() { case " $flavours " in *" $1 "*) command -v "$2" >/dev/null 2>&1 ;; *) false ;; esac; }
 use_flavour ompi 2>/dev/null || :
 if has ompi lmp >/dev/null 2>&1; then
@@ -139,7 +141,9 @@ task scf gradient
 NW
 if has ompi nwchem.openmpi; then
   mkdir -p "$tmp/nwo"
-  (cd "$tmp/nwo" && app nwchem "$collectives" nwchem.openmpi "$tmp/h2o.nw"
+  # it makes a few more or fewer allreduce and barrier calls from run to run (the same on
+  # every rank: the program decides it collectively): its other collectives are compared
+  (cd "$tmp/nwo" && app nwchem "$nwchem_stable" nwchem.openmpi "$tmp/h2o.nw"
    grep -q 'Total SCF energy = *-74.96306312' "$tmp/nwchem.log1" || fail "nwchem: wrong SCF energy under the tracer"
    check_rma "$tmp/nwchem.1")
   ran=$((ran + 1))
@@ -154,7 +158,7 @@ if case " $flavours " in *" mpich "*) true ;; *) false ;; esac; then
   if command -v nwchem.mpich >/dev/null 2>&1; then
     np=1
     mkdir -p "$tmp/nwm"
-    (cd "$tmp/nwm" && app nwchem-mpich "$collectives" nwchem.mpich "$tmp/h2o.nw"
+    (cd "$tmp/nwm" && app nwchem-mpich "$nwchem_stable" nwchem.mpich "$tmp/h2o.nw"
      grep -q 'Total SCF energy = *-74.96306312' "$tmp/nwchem-mpich.log1" || fail "nwchem-mpich: wrong SCF energy"
      check_rma "$tmp/nwchem-mpich.1")
     ran=$((ran + 1))
