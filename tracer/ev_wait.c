@@ -72,7 +72,7 @@ static void poll_line(struct tt_call *c, int n) {
   }
 }
 
-static int index_of(struct tt_call *c, int idx) { return c->fortran ? idx - 1 : idx; }
+static int index_of(struct tt_call *c, int idx) { return idx - c->base; }
 
 void tt_pre_Wait(struct tt_call *c, MPI_Request *request, MPI_Status *status) {
   (void)status;

@@ -21,7 +21,7 @@
 struct tt_state tt;
 static _Thread_local int depth; /* > 0 inside a wrapper: nested MPI calls pass through */
 
-int tt_enter(struct tt_call *c, int fn, int mode, void *site, int fortran) {
+int tt_enter(struct tt_call *c, int fn, int mode, void *site, int lang) {
   if (!tt.active || depth)
     return 0;
   double now = mode == TT_LOCAL ? 0 : tt_counter_read();
@@ -29,7 +29,8 @@ int tt_enter(struct tt_call *c, int fn, int mode, void *site, int fortran) {
   c->fn = fn;
   c->mode = mode;
   c->site = site;
-  c->fortran = fortran;
+  c->fortran = lang != TT_C;
+  c->base = lang == TT_C ? 0 : lang == TT_FORTRAN ? 1 : tt.f08_base;
   c->nsaved = 0;
   tt.calls[fn]++;
   if (mode == TT_LOCAL)

@@ -108,7 +108,7 @@ const char *const tt_fn_name[TT_FN_COUNT] = {
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Send, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Send, TT_EV, TT_SITE(), TT_C))
     return PMPI_Send(buf, count, datatype, dest, tag, comm);
   int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
   if (rc == MPI_SUCCESS)
@@ -120,7 +120,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ssend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ssend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ssend(buf, count, datatype, dest, tag, comm);
   int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
   if (rc == MPI_SUCCESS)
@@ -132,7 +132,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bsend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Bsend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Bsend(buf, count, datatype, dest, tag, comm);
   int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
   if (rc == MPI_SUCCESS)
@@ -144,7 +144,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Rsend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Rsend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Rsend(buf, count, datatype, dest, tag, comm);
   int rc = PMPI_Rsend(buf, count, datatype, dest, tag, comm);
   if (rc == MPI_SUCCESS)
@@ -156,7 +156,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Isend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Isend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -168,7 +168,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Issend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Issend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -180,7 +180,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibsend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ibsend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -192,7 +192,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Irsend, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Irsend, TT_EV, TT_SITE(), TT_C))
     return PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -204,7 +204,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Recv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Recv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -219,7 +219,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Irecv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Irecv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -231,7 +231,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Sendrecv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Sendrecv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -246,7 +246,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Sendrecv_replace, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Sendrecv_replace, TT_EV, TT_SITE(), TT_C))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -261,7 +261,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Probe, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Probe, TT_EV, TT_SITE(), TT_C))
     return PMPI_Probe(source, tag, comm, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -276,7 +276,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iprobe, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iprobe, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iprobe(source, tag, comm, flag, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -291,7 +291,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Send_init, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Send_init, TT_EV, TT_SITE(), TT_C))
     return PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -303,7 +303,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Recv_init, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Recv_init, TT_EV, TT_SITE(), TT_C))
     return PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
   int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS)
@@ -315,7 +315,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
 int MPI_Start(MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Start, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Start, TT_EV, TT_SITE(), TT_C))
     return PMPI_Start(request);
   tt_pre_Start(&c, request);
   int rc = PMPI_Start(request);
@@ -328,7 +328,7 @@ int MPI_Start(MPI_Request *request)
 int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Startall, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Startall, TT_EV, TT_SITE(), TT_C))
     return PMPI_Startall(count, array_of_requests);
   tt_pre_Startall(&c, count, array_of_requests);
   int rc = PMPI_Startall(count, array_of_requests);
@@ -341,7 +341,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Wait, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Wait, TT_EV, TT_SITE(), TT_C))
     return PMPI_Wait(request, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -357,7 +357,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitall, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Waitall, TT_EV, TT_SITE(), TT_C))
     return PMPI_Waitall(count, array_of_requests, array_of_statuses);
   if (array_of_statuses == MPI_STATUSES_IGNORE)
     array_of_statuses = tt_scratch_status(count);
@@ -372,7 +372,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitany, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Waitany, TT_EV, TT_SITE(), TT_C))
     return PMPI_Waitany(count, array_of_requests, index, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -388,7 +388,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitsome, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Waitsome, TT_EV, TT_SITE(), TT_C))
     return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   if (array_of_statuses == MPI_STATUSES_IGNORE)
     array_of_statuses = tt_scratch_status(incount);
@@ -403,7 +403,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Test, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Test, TT_EV, TT_SITE(), TT_C))
     return PMPI_Test(request, flag, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -419,7 +419,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testall, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Testall, TT_EV, TT_SITE(), TT_C))
     return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
   if (array_of_statuses == MPI_STATUSES_IGNORE)
     array_of_statuses = tt_scratch_status(count);
@@ -434,7 +434,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testany, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Testany, TT_EV, TT_SITE(), TT_C))
     return PMPI_Testany(count, array_of_requests, index, flag, status);
   MPI_Status st_status;
   if (status == MPI_STATUS_IGNORE)
@@ -450,7 +450,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testsome, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Testsome, TT_EV, TT_SITE(), TT_C))
     return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   if (array_of_statuses == MPI_STATUSES_IGNORE)
     array_of_statuses = tt_scratch_status(incount);
@@ -465,7 +465,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Request_free(MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Request_free, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Request_free, TT_EV, TT_SITE(), TT_C))
     return PMPI_Request_free(request);
   tt_pre_Request_free(&c, request);
   int rc = PMPI_Request_free(request);
@@ -478,7 +478,7 @@ int MPI_Request_free(MPI_Request *request)
 int MPI_Cancel(MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), TT_C))
     return PMPI_Cancel(request);
   int rc = PMPI_Cancel(request);
   if (rc == MPI_SUCCESS)
@@ -490,7 +490,7 @@ int MPI_Cancel(MPI_Request *request)
 int MPI_Barrier(MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Barrier, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Barrier, TT_EV, TT_SITE(), TT_C))
     return PMPI_Barrier(comm);
   int rc = PMPI_Barrier(comm);
   if (rc == MPI_SUCCESS)
@@ -502,7 +502,7 @@ int MPI_Barrier(MPI_Comm comm)
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bcast, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Bcast, TT_EV, TT_SITE(), TT_C))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
   if (rc == MPI_SUCCESS)
@@ -514,7 +514,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Reduce, TT_EV, TT_SITE(), TT_C))
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   if (rc == MPI_SUCCESS)
@@ -526,7 +526,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allreduce, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Allreduce, TT_EV, TT_SITE(), TT_C))
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   if (rc == MPI_SUCCESS)
@@ -538,7 +538,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoall, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Alltoall, TT_EV, TT_SITE(), TT_C))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   if (rc == MPI_SUCCESS)
@@ -550,7 +550,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoallv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Alltoallv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   if (rc == MPI_SUCCESS)
@@ -562,7 +562,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Gather, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Gather, TT_EV, TT_SITE(), TT_C))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   if (rc == MPI_SUCCESS)
@@ -574,7 +574,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
 int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Gatherv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Gatherv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   if (rc == MPI_SUCCESS)
@@ -586,7 +586,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scatter, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Scatter, TT_EV, TT_SITE(), TT_C))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   if (rc == MPI_SUCCESS)
@@ -598,7 +598,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scatterv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Scatterv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   if (rc == MPI_SUCCESS)
@@ -610,7 +610,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
 int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allgather, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Allgather, TT_EV, TT_SITE(), TT_C))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   if (rc == MPI_SUCCESS)
@@ -622,7 +622,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allgatherv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Allgatherv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   if (rc == MPI_SUCCESS)
@@ -634,7 +634,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce_scatter, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Reduce_scatter, TT_EV, TT_SITE(), TT_C))
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   if (rc == MPI_SUCCESS)
@@ -646,7 +646,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
 int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce_scatter_block, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Reduce_scatter_block, TT_EV, TT_SITE(), TT_C))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   if (rc == MPI_SUCCESS)
@@ -658,7 +658,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scan, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Scan, TT_EV, TT_SITE(), TT_C))
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   if (rc == MPI_SUCCESS)
@@ -670,7 +670,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Exscan, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Exscan, TT_EV, TT_SITE(), TT_C))
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   if (rc == MPI_SUCCESS)
@@ -682,7 +682,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibarrier, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ibarrier, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ibarrier(comm, request);
   int rc = PMPI_Ibarrier(comm, request);
   if (rc == MPI_SUCCESS)
@@ -694,7 +694,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibcast, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ibcast, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ibcast(buffer, count, datatype, root, comm, request);
   int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -706,7 +706,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ireduce, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -718,7 +718,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallreduce, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iallreduce, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
   int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
   if (rc == MPI_SUCCESS)
@@ -730,7 +730,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoall, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ialltoall, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   if (rc == MPI_SUCCESS)
@@ -742,7 +742,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoallv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ialltoallv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
   int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
   if (rc == MPI_SUCCESS)
@@ -754,7 +754,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Igather, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Igather, TT_EV, TT_SITE(), TT_C))
     return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -766,7 +766,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Igatherv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Igatherv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
   int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -778,7 +778,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscatter, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iscatter, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -790,7 +790,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscatterv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iscatterv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
   if (rc == MPI_SUCCESS)
@@ -802,7 +802,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallgather, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iallgather, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   if (rc == MPI_SUCCESS)
@@ -814,7 +814,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallgatherv, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iallgatherv, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
   int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
   if (rc == MPI_SUCCESS)
@@ -826,7 +826,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce_scatter, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   if (rc == MPI_SUCCESS)
@@ -838,7 +838,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce_scatter_block, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter_block, TT_EV, TT_SITE(), TT_C))
     return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   if (rc == MPI_SUCCESS)
@@ -850,7 +850,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscan, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iscan, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   if (rc == MPI_SUCCESS)
@@ -862,7 +862,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iexscan, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Iexscan, TT_EV, TT_SITE(), TT_C))
     return PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
   if (rc == MPI_SUCCESS)
@@ -874,7 +874,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_size, TT_LOCAL, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_size, TT_LOCAL, TT_SITE(), TT_C))
     return PMPI_Comm_size(comm, size);
   int rc = PMPI_Comm_size(comm, size);
   tt_leave(&c);
@@ -884,7 +884,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_rank, TT_LOCAL, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_rank, TT_LOCAL, TT_SITE(), TT_C))
     return PMPI_Comm_rank(comm, rank);
   int rc = PMPI_Comm_rank(comm, rank);
   tt_leave(&c);
@@ -894,7 +894,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_split, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_split, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_split(comm, color, key, newcomm);
   int rc = PMPI_Comm_split(comm, color, key, newcomm);
   if (rc == MPI_SUCCESS)
@@ -906,7 +906,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_dup, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_dup, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_dup(comm, newcomm);
   int rc = PMPI_Comm_dup(comm, newcomm);
   if (rc == MPI_SUCCESS)
@@ -918,7 +918,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_create, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_create, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_create(comm, group, newcomm);
   int rc = PMPI_Comm_create(comm, group, newcomm);
   if (rc == MPI_SUCCESS)
@@ -930,7 +930,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_split_type, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_split_type, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
   int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
   if (rc == MPI_SUCCESS)
@@ -942,7 +942,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_create_group, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_create_group, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_create_group(comm, group, tag, newcomm);
   int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
   if (rc == MPI_SUCCESS)
@@ -954,7 +954,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cart_create, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Cart_create, TT_EV, TT_SITE(), TT_C))
     return PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
   int rc = PMPI_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart);
   if (rc == MPI_SUCCESS)
@@ -966,7 +966,7 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cart_sub, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Cart_sub, TT_EV, TT_SITE(), TT_C))
     return PMPI_Cart_sub(comm, remain_dims, new_comm);
   int rc = PMPI_Cart_sub(comm, remain_dims, new_comm);
   if (rc == MPI_SUCCESS)
@@ -978,7 +978,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm)
 int MPI_Comm_free(MPI_Comm *comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_free, TT_EV, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Comm_free, TT_EV, TT_SITE(), TT_C))
     return PMPI_Comm_free(comm);
   tt_pre_Comm_free(&c, comm);
   int rc = PMPI_Comm_free(comm);
@@ -991,7 +991,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ssend_init, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ssend_init, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
   tt_leave(&c);
@@ -1001,7 +1001,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bsend_init, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Bsend_init, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
   tt_leave(&c);
@@ -1011,7 +1011,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
   int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
   tt_leave(&c);
@@ -1021,7 +1021,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Mprobe, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Mprobe, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Mprobe(source, tag, comm, message, status);
   int rc = PMPI_Mprobe(source, tag, comm, message, status);
   tt_leave(&c);
@@ -1031,7 +1031,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Improbe, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Improbe, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Improbe(source, tag, comm, flag, message, status);
   int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
   tt_leave(&c);
@@ -1041,7 +1041,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Mrecv, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Mrecv, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Mrecv(buf, count, type, message, status);
   int rc = PMPI_Mrecv(buf, count, type, message, status);
   tt_leave(&c);
@@ -1051,7 +1051,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
 int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Imrecv, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Imrecv, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Imrecv(buf, count, type, message, request);
   int rc = PMPI_Imrecv(buf, count, type, message, request);
   tt_leave(&c);
@@ -1061,7 +1061,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoallw, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Alltoallw, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   tt_leave(&c);
@@ -1071,7 +1071,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoallw, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Ialltoallw, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
   int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
   tt_leave(&c);
@@ -1081,7 +1081,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Intercomm_create, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Intercomm_create, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   int rc = PMPI_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   tt_leave(&c);
@@ -1091,7 +1091,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Intercomm_merge(intercomm, high, newintracomm);
   int rc = PMPI_Intercomm_merge(intercomm, high, newintracomm);
   tt_leave(&c);
@@ -1101,7 +1101,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_create(base, size, disp_unit, info, comm, win);
   int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
   tt_leave(&c);
@@ -1111,7 +1111,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
   int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
   tt_leave(&c);
@@ -1121,7 +1121,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 int MPI_Win_free(MPI_Win *win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_free(win);
   int rc = PMPI_Win_free(win);
   tt_leave(&c);
@@ -1131,7 +1131,7 @@ int MPI_Win_free(MPI_Win *win)
 int MPI_Win_fence(int assert, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_fence(assert, win);
   int rc = PMPI_Win_fence(assert, win);
   tt_leave(&c);
@@ -1141,7 +1141,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_lock(lock_type, rank, assert, win);
   int rc = PMPI_Win_lock(lock_type, rank, assert, win);
   tt_leave(&c);
@@ -1151,7 +1151,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Win_unlock(rank, win);
   int rc = PMPI_Win_unlock(rank, win);
   tt_leave(&c);
@@ -1161,7 +1161,7 @@ int MPI_Win_unlock(int rank, MPI_Win win)
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
   int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
   tt_leave(&c);
@@ -1171,7 +1171,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
   int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
   tt_leave(&c);
@@ -1181,7 +1181,7 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
 int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
   int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
   tt_leave(&c);
@@ -1191,7 +1191,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Neighbor_alltoall, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Neighbor_alltoall, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   int rc = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   tt_leave(&c);
@@ -1201,7 +1201,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Neighbor_allgather, TT_UNSUP, TT_SITE(), 0))
+  if (!tt_enter(&c, TT_FN_Neighbor_allgather, TT_UNSUP, TT_SITE(), TT_C))
     return PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   int rc = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   tt_leave(&c);
@@ -1217,7 +1217,7 @@ void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, M
   if (!f_Send)
     f_Send = (tt_f_Send_t)tt_fsym("send");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Send, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Send, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Send(buf, count, datatype, dest, tag, comm, ierr);
     return;
   }
@@ -1240,7 +1240,7 @@ void mpi_ssend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
   if (!f_Ssend)
     f_Ssend = (tt_f_Ssend_t)tt_fsym("ssend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ssend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ssend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ssend(buf, count, datatype, dest, tag, comm, ierr);
     return;
   }
@@ -1263,7 +1263,7 @@ void mpi_bsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
   if (!f_Bsend)
     f_Bsend = (tt_f_Bsend_t)tt_fsym("bsend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bsend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Bsend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Bsend(buf, count, datatype, dest, tag, comm, ierr);
     return;
   }
@@ -1286,7 +1286,7 @@ void mpi_rsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
   if (!f_Rsend)
     f_Rsend = (tt_f_Rsend_t)tt_fsym("rsend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Rsend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Rsend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Rsend(buf, count, datatype, dest, tag, comm, ierr);
     return;
   }
@@ -1309,7 +1309,7 @@ void mpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
   if (!f_Isend)
     f_Isend = (tt_f_Isend_t)tt_fsym("isend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Isend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Isend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Isend(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -1334,7 +1334,7 @@ void mpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
   if (!f_Issend)
     f_Issend = (tt_f_Issend_t)tt_fsym("issend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Issend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Issend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Issend(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -1359,7 +1359,7 @@ void mpi_ibsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
   if (!f_Ibsend)
     f_Ibsend = (tt_f_Ibsend_t)tt_fsym("ibsend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibsend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ibsend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ibsend(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -1384,7 +1384,7 @@ void mpi_irsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
   if (!f_Irsend)
     f_Irsend = (tt_f_Irsend_t)tt_fsym("irsend");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Irsend, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Irsend, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Irsend(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -1409,7 +1409,7 @@ void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source,
   if (!f_Recv)
     f_Recv = (tt_f_Recv_t)tt_fsym("recv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Recv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Recv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Recv(buf, count, datatype, source, tag, comm, status, ierr);
     return;
   }
@@ -1438,7 +1438,7 @@ void mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source
   if (!f_Irecv)
     f_Irecv = (tt_f_Irecv_t)tt_fsym("irecv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Irecv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Irecv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Irecv(buf, count, datatype, source, tag, comm, request, ierr);
     return;
   }
@@ -1463,7 +1463,7 @@ void mpi_sendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_F
   if (!f_Sendrecv)
     f_Sendrecv = (tt_f_Sendrecv_t)tt_fsym("sendrecv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Sendrecv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Sendrecv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierr);
     return;
   }
@@ -1493,7 +1493,7 @@ void mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_F
   if (!f_Sendrecv_replace)
     f_Sendrecv_replace = (tt_f_Sendrecv_replace_t)tt_fsym("sendrecv_replace");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Sendrecv_replace, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Sendrecv_replace, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierr);
     return;
   }
@@ -1522,7 +1522,7 @@ void mpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *statu
   if (!f_Probe)
     f_Probe = (tt_f_Probe_t)tt_fsym("probe");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Probe, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Probe, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Probe(source, tag, comm, status, ierr);
     return;
   }
@@ -1550,7 +1550,7 @@ void mpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag
   if (!f_Iprobe)
     f_Iprobe = (tt_f_Iprobe_t)tt_fsym("iprobe");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iprobe, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iprobe, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iprobe(source, tag, comm, flag, status, ierr);
     return;
   }
@@ -1578,7 +1578,7 @@ void mpi_send_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *de
   if (!f_Send_init)
     f_Send_init = (tt_f_Send_init_t)tt_fsym("send_init");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Send_init, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Send_init, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Send_init(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -1603,7 +1603,7 @@ void mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *so
   if (!f_Recv_init)
     f_Recv_init = (tt_f_Recv_init_t)tt_fsym("recv_init");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Recv_init, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Recv_init, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Recv_init(buf, count, datatype, source, tag, comm, request, ierr);
     return;
   }
@@ -1628,7 +1628,7 @@ void mpi_start_(MPI_Fint *request, MPI_Fint *ierr)
   if (!f_Start)
     f_Start = (tt_f_Start_t)tt_fsym("start");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Start, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Start, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Start(request, ierr);
     return;
   }
@@ -1651,7 +1651,7 @@ void mpi_startall_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *ierr)
   if (!f_Startall)
     f_Startall = (tt_f_Startall_t)tt_fsym("startall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Startall, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Startall, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Startall(count, array_of_requests, ierr);
     return;
   }
@@ -1676,7 +1676,7 @@ void mpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)
   if (!f_Wait)
     f_Wait = (tt_f_Wait_t)tt_fsym("wait");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Wait, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Wait, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Wait(request, status, ierr);
     return;
   }
@@ -1705,7 +1705,7 @@ void mpi_waitall_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *array_
   if (!f_Waitall)
     f_Waitall = (tt_f_Waitall_t)tt_fsym("waitall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitall, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Waitall, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Waitall(count, array_of_requests, array_of_statuses, ierr);
     return;
   }
@@ -1735,7 +1735,7 @@ void mpi_waitany_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
   if (!f_Waitany)
     f_Waitany = (tt_f_Waitany_t)tt_fsym("waitany");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitany, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Waitany, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Waitany(count, array_of_requests, index, status, ierr);
     return;
   }
@@ -1766,7 +1766,7 @@ void mpi_waitsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
   if (!f_Waitsome)
     f_Waitsome = (tt_f_Waitsome_t)tt_fsym("waitsome");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Waitsome, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Waitsome, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr);
     return;
   }
@@ -1796,7 +1796,7 @@ void mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ie
   if (!f_Test)
     f_Test = (tt_f_Test_t)tt_fsym("test");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Test, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Test, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Test(request, flag, status, ierr);
     return;
   }
@@ -1825,7 +1825,7 @@ void mpi_testall_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *flag, 
   if (!f_Testall)
     f_Testall = (tt_f_Testall_t)tt_fsym("testall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testall, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Testall, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Testall(count, array_of_requests, flag, array_of_statuses, ierr);
     return;
   }
@@ -1855,7 +1855,7 @@ void mpi_testany_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
   if (!f_Testany)
     f_Testany = (tt_f_Testany_t)tt_fsym("testany");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testany, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Testany, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Testany(count, array_of_requests, index, flag, status, ierr);
     return;
   }
@@ -1886,7 +1886,7 @@ void mpi_testsome_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *out
   if (!f_Testsome)
     f_Testsome = (tt_f_Testsome_t)tt_fsym("testsome");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Testsome, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Testsome, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr);
     return;
   }
@@ -1916,7 +1916,7 @@ void mpi_request_free_(MPI_Fint *request, MPI_Fint *ierr)
   if (!f_Request_free)
     f_Request_free = (tt_f_Request_free_t)tt_fsym("request_free");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Request_free, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Request_free, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Request_free(request, ierr);
     return;
   }
@@ -1939,7 +1939,7 @@ void mpi_cancel_(MPI_Fint *request, MPI_Fint *ierr)
   if (!f_Cancel)
     f_Cancel = (tt_f_Cancel_t)tt_fsym("cancel");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Cancel(request, ierr);
     return;
   }
@@ -1961,7 +1961,7 @@ void mpi_barrier_(MPI_Fint *comm, MPI_Fint *ierr)
   if (!f_Barrier)
     f_Barrier = (tt_f_Barrier_t)tt_fsym("barrier");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Barrier, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Barrier, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Barrier(comm, ierr);
     return;
   }
@@ -1983,7 +1983,7 @@ void mpi_bcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *roo
   if (!f_Bcast)
     f_Bcast = (tt_f_Bcast_t)tt_fsym("bcast");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bcast, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Bcast, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Bcast(buffer, count, datatype, root, comm, ierr);
     return;
   }
@@ -2006,7 +2006,7 @@ void mpi_reduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
   if (!f_Reduce)
     f_Reduce = (tt_f_Reduce_t)tt_fsym("reduce");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Reduce, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierr);
     return;
   }
@@ -2030,7 +2030,7 @@ void mpi_allreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dat
   if (!f_Allreduce)
     f_Allreduce = (tt_f_Allreduce_t)tt_fsym("allreduce");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allreduce, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Allreduce, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierr);
     return;
   }
@@ -2054,7 +2054,7 @@ void mpi_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
   if (!f_Alltoall)
     f_Alltoall = (tt_f_Alltoall_t)tt_fsym("alltoall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoall, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Alltoall, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
     return;
   }
@@ -2078,7 +2078,7 @@ void mpi_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_
   if (!f_Alltoallv)
     f_Alltoallv = (tt_f_Alltoallv_t)tt_fsym("alltoallv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoallv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Alltoallv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
     return;
   }
@@ -2102,7 +2102,7 @@ void mpi_gather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *r
   if (!f_Gather)
     f_Gather = (tt_f_Gather_t)tt_fsym("gather");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Gather, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Gather, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
     return;
   }
@@ -2126,7 +2126,7 @@ void mpi_gatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
   if (!f_Gatherv)
     f_Gatherv = (tt_f_Gatherv_t)tt_fsym("gatherv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Gatherv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Gatherv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierr);
     return;
   }
@@ -2150,7 +2150,7 @@ void mpi_scatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
   if (!f_Scatter)
     f_Scatter = (tt_f_Scatter_t)tt_fsym("scatter");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scatter, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Scatter, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
     return;
   }
@@ -2174,7 +2174,7 @@ void mpi_scatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fi
   if (!f_Scatterv)
     f_Scatterv = (tt_f_Scatterv_t)tt_fsym("scatterv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scatterv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Scatterv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
     return;
   }
@@ -2198,7 +2198,7 @@ void mpi_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
   if (!f_Allgather)
     f_Allgather = (tt_f_Allgather_t)tt_fsym("allgather");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allgather, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Allgather, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
     return;
   }
@@ -2222,7 +2222,7 @@ void mpi_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
   if (!f_Allgatherv)
     f_Allgatherv = (tt_f_Allgatherv_t)tt_fsym("allgatherv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Allgatherv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Allgatherv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
     return;
   }
@@ -2246,7 +2246,7 @@ void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI
   if (!f_Reduce_scatter)
     f_Reduce_scatter = (tt_f_Reduce_scatter_t)tt_fsym("reduce_scatter");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce_scatter, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Reduce_scatter, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr);
     return;
   }
@@ -2270,7 +2270,7 @@ void mpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount
   if (!f_Reduce_scatter_block)
     f_Reduce_scatter_block = (tt_f_Reduce_scatter_block_t)tt_fsym("reduce_scatter_block");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Reduce_scatter_block, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Reduce_scatter_block, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr);
     return;
   }
@@ -2294,7 +2294,7 @@ void mpi_scan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype
   if (!f_Scan)
     f_Scan = (tt_f_Scan_t)tt_fsym("scan");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Scan, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Scan, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierr);
     return;
   }
@@ -2318,7 +2318,7 @@ void mpi_exscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
   if (!f_Exscan)
     f_Exscan = (tt_f_Exscan_t)tt_fsym("exscan");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Exscan, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Exscan, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierr);
     return;
   }
@@ -2342,7 +2342,7 @@ void mpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
   if (!f_Ibarrier)
     f_Ibarrier = (tt_f_Ibarrier_t)tt_fsym("ibarrier");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibarrier, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ibarrier, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ibarrier(comm, request, ierr);
     return;
   }
@@ -2366,7 +2366,7 @@ void mpi_ibcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ro
   if (!f_Ibcast)
     f_Ibcast = (tt_f_Ibcast_t)tt_fsym("ibcast");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ibcast, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ibcast, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ibcast(buffer, count, datatype, root, comm, request, ierr);
     return;
   }
@@ -2391,7 +2391,7 @@ void mpi_ireduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datat
   if (!f_Ireduce)
     f_Ireduce = (tt_f_Ireduce_t)tt_fsym("ireduce");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ireduce, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr);
     return;
   }
@@ -2417,7 +2417,7 @@ void mpi_iallreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *da
   if (!f_Iallreduce)
     f_Iallreduce = (tt_f_Iallreduce_t)tt_fsym("iallreduce");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallreduce, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iallreduce, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
     return;
   }
@@ -2443,7 +2443,7 @@ void mpi_ialltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
   if (!f_Ialltoall)
     f_Ialltoall = (tt_f_Ialltoall_t)tt_fsym("ialltoall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoall, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ialltoall, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
     return;
   }
@@ -2469,7 +2469,7 @@ void mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI
   if (!f_Ialltoallv)
     f_Ialltoallv = (tt_f_Ialltoallv_t)tt_fsym("ialltoallv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoallv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ialltoallv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
     return;
   }
@@ -2495,7 +2495,7 @@ void mpi_igather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
   if (!f_Igather)
     f_Igather = (tt_f_Igather_t)tt_fsym("igather");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Igather, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Igather, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
     return;
   }
@@ -2521,7 +2521,7 @@ void mpi_igatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
   if (!f_Igatherv)
     f_Igatherv = (tt_f_Igatherv_t)tt_fsym("igatherv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Igatherv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Igatherv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierr);
     return;
   }
@@ -2547,7 +2547,7 @@ void mpi_iscatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
   if (!f_Iscatter)
     f_Iscatter = (tt_f_Iscatter_t)tt_fsym("iscatter");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscatter, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iscatter, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
     return;
   }
@@ -2573,7 +2573,7 @@ void mpi_iscatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_F
   if (!f_Iscatterv)
     f_Iscatterv = (tt_f_Iscatterv_t)tt_fsym("iscatterv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscatterv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iscatterv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
     return;
   }
@@ -2599,7 +2599,7 @@ void mpi_iallgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
   if (!f_Iallgather)
     f_Iallgather = (tt_f_Iallgather_t)tt_fsym("iallgather");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallgather, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iallgather, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
     return;
   }
@@ -2625,7 +2625,7 @@ void mpi_iallgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
   if (!f_Iallgatherv)
     f_Iallgatherv = (tt_f_Iallgatherv_t)tt_fsym("iallgatherv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iallgatherv, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iallgatherv, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
     return;
   }
@@ -2651,7 +2651,7 @@ void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MP
   if (!f_Ireduce_scatter)
     f_Ireduce_scatter = (tt_f_Ireduce_scatter_t)tt_fsym("ireduce_scatter");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce_scatter, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr);
     return;
   }
@@ -2677,7 +2677,7 @@ void mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcoun
   if (!f_Ireduce_scatter_block)
     f_Ireduce_scatter_block = (tt_f_Ireduce_scatter_block_t)tt_fsym("ireduce_scatter_block");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ireduce_scatter_block, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter_block, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierr);
     return;
   }
@@ -2703,7 +2703,7 @@ void mpi_iscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatyp
   if (!f_Iscan)
     f_Iscan = (tt_f_Iscan_t)tt_fsym("iscan");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iscan, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iscan, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
     return;
   }
@@ -2729,7 +2729,7 @@ void mpi_iexscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datat
   if (!f_Iexscan)
     f_Iexscan = (tt_f_Iexscan_t)tt_fsym("iexscan");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Iexscan, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Iexscan, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
     return;
   }
@@ -2755,7 +2755,7 @@ void mpi_comm_size_(void *comm, void *size, MPI_Fint *ierr)
   if (!f_Comm_size)
     f_Comm_size = (tt_f_Comm_size_t)tt_fsym("comm_size");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_size, TT_LOCAL, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_size, TT_LOCAL, TT_SITE(), TT_FORTRAN)) {
     f_Comm_size(comm, size, ierr);
     return;
   }
@@ -2773,7 +2773,7 @@ void mpi_comm_rank_(void *comm, void *rank, MPI_Fint *ierr)
   if (!f_Comm_rank)
     f_Comm_rank = (tt_f_Comm_rank_t)tt_fsym("comm_rank");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_rank, TT_LOCAL, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_rank, TT_LOCAL, TT_SITE(), TT_FORTRAN)) {
     f_Comm_rank(comm, rank, ierr);
     return;
   }
@@ -2791,7 +2791,7 @@ void mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *n
   if (!f_Comm_split)
     f_Comm_split = (tt_f_Comm_split_t)tt_fsym("comm_split");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_split, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_split, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_split(comm, color, key, newcomm, ierr);
     return;
   }
@@ -2815,7 +2815,7 @@ void mpi_comm_dup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr)
   if (!f_Comm_dup)
     f_Comm_dup = (tt_f_Comm_dup_t)tt_fsym("comm_dup");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_dup, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_dup, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_dup(comm, newcomm, ierr);
     return;
   }
@@ -2839,7 +2839,7 @@ void mpi_comm_create_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_Fi
   if (!f_Comm_create)
     f_Comm_create = (tt_f_Comm_create_t)tt_fsym("comm_create");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_create, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_create, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_create(comm, group, newcomm, ierr);
     return;
   }
@@ -2864,7 +2864,7 @@ void mpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, M
   if (!f_Comm_split_type)
     f_Comm_split_type = (tt_f_Comm_split_type_t)tt_fsym("comm_split_type");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_split_type, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_split_type, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_split_type(comm, split_type, key, info, newcomm, ierr);
     return;
   }
@@ -2889,7 +2889,7 @@ void mpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_
   if (!f_Comm_create_group)
     f_Comm_create_group = (tt_f_Comm_create_group_t)tt_fsym("comm_create_group");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_create_group, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_create_group, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_create_group(comm, group, tag, newcomm, ierr);
     return;
   }
@@ -2914,7 +2914,7 @@ void mpi_cart_create_(MPI_Fint *old_comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_F
   if (!f_Cart_create)
     f_Cart_create = (tt_f_Cart_create_t)tt_fsym("cart_create");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cart_create, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Cart_create, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart, ierr);
     return;
   }
@@ -2938,7 +2938,7 @@ void mpi_cart_sub_(MPI_Fint *comm, MPI_Fint *remain_dims, MPI_Fint *new_comm, MP
   if (!f_Cart_sub)
     f_Cart_sub = (tt_f_Cart_sub_t)tt_fsym("cart_sub");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Cart_sub, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Cart_sub, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Cart_sub(comm, remain_dims, new_comm, ierr);
     return;
   }
@@ -2962,7 +2962,7 @@ void mpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierr)
   if (!f_Comm_free)
     f_Comm_free = (tt_f_Comm_free_t)tt_fsym("comm_free");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Comm_free, TT_EV, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Comm_free, TT_EV, TT_SITE(), TT_FORTRAN)) {
     f_Comm_free(comm, ierr);
     return;
   }
@@ -2985,7 +2985,7 @@ void mpi_ssend_init_(void *buf, void *count, void *datatype, void *dest, void *t
   if (!f_Ssend_init)
     f_Ssend_init = (tt_f_Ssend_init_t)tt_fsym("ssend_init");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ssend_init, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ssend_init, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -3003,7 +3003,7 @@ void mpi_bsend_init_(void *buf, void *count, void *datatype, void *dest, void *t
   if (!f_Bsend_init)
     f_Bsend_init = (tt_f_Bsend_init_t)tt_fsym("bsend_init");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Bsend_init, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Bsend_init, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -3021,7 +3021,7 @@ void mpi_rsend_init_(void *buf, void *count, void *datatype, void *dest, void *t
   if (!f_Rsend_init)
     f_Rsend_init = (tt_f_Rsend_init_t)tt_fsym("rsend_init");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
     return;
   }
@@ -3039,7 +3039,7 @@ void mpi_mprobe_(void *source, void *tag, void *comm, void *message, void *statu
   if (!f_Mprobe)
     f_Mprobe = (tt_f_Mprobe_t)tt_fsym("mprobe");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Mprobe, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Mprobe, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Mprobe(source, tag, comm, message, status, ierr);
     return;
   }
@@ -3057,7 +3057,7 @@ void mpi_improbe_(void *source, void *tag, void *comm, void *flag, void *message
   if (!f_Improbe)
     f_Improbe = (tt_f_Improbe_t)tt_fsym("improbe");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Improbe, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Improbe, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Improbe(source, tag, comm, flag, message, status, ierr);
     return;
   }
@@ -3075,7 +3075,7 @@ void mpi_mrecv_(void *buf, void *count, void *type, void *message, void *status,
   if (!f_Mrecv)
     f_Mrecv = (tt_f_Mrecv_t)tt_fsym("mrecv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Mrecv, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Mrecv, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Mrecv(buf, count, type, message, status, ierr);
     return;
   }
@@ -3093,7 +3093,7 @@ void mpi_imrecv_(void *buf, void *count, void *type, void *message, void *reques
   if (!f_Imrecv)
     f_Imrecv = (tt_f_Imrecv_t)tt_fsym("imrecv");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Imrecv, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Imrecv, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Imrecv(buf, count, type, message, request, ierr);
     return;
   }
@@ -3111,7 +3111,7 @@ void mpi_alltoallw_(void *sendbuf, void *sendcounts, void *sdispls, void *sendty
   if (!f_Alltoallw)
     f_Alltoallw = (tt_f_Alltoallw_t)tt_fsym("alltoallw");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Alltoallw, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Alltoallw, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
     return;
   }
@@ -3129,7 +3129,7 @@ void mpi_ialltoallw_(void *sendbuf, void *sendcounts, void *sdispls, void *sendt
   if (!f_Ialltoallw)
     f_Ialltoallw = (tt_f_Ialltoallw_t)tt_fsym("ialltoallw");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Ialltoallw, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Ialltoallw, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
     return;
   }
@@ -3147,7 +3147,7 @@ void mpi_intercomm_create_(void *local_comm, void *local_leader, void *bridge_co
   if (!f_Intercomm_create)
     f_Intercomm_create = (tt_f_Intercomm_create_t)tt_fsym("intercomm_create");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Intercomm_create, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Intercomm_create, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm, ierr);
     return;
   }
@@ -3165,7 +3165,7 @@ void mpi_intercomm_merge_(void *intercomm, void *high, void *newintracomm, MPI_F
   if (!f_Intercomm_merge)
     f_Intercomm_merge = (tt_f_Intercomm_merge_t)tt_fsym("intercomm_merge");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Intercomm_merge(intercomm, high, newintracomm, ierr);
     return;
   }
@@ -3183,7 +3183,7 @@ void mpi_win_create_(void *base, void *size, void *disp_unit, void *info, void *
   if (!f_Win_create)
     f_Win_create = (tt_f_Win_create_t)tt_fsym("win_create");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_create(base, size, disp_unit, info, comm, win, ierr);
     return;
   }
@@ -3201,7 +3201,7 @@ void mpi_win_allocate_(void *size, void *disp_unit, void *info, void *comm, void
   if (!f_Win_allocate)
     f_Win_allocate = (tt_f_Win_allocate_t)tt_fsym("win_allocate");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
     return;
   }
@@ -3219,7 +3219,7 @@ void mpi_win_free_(void *win, MPI_Fint *ierr)
   if (!f_Win_free)
     f_Win_free = (tt_f_Win_free_t)tt_fsym("win_free");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_free(win, ierr);
     return;
   }
@@ -3237,7 +3237,7 @@ void mpi_win_fence_(void *assert, void *win, MPI_Fint *ierr)
   if (!f_Win_fence)
     f_Win_fence = (tt_f_Win_fence_t)tt_fsym("win_fence");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_fence(assert, win, ierr);
     return;
   }
@@ -3255,7 +3255,7 @@ void mpi_win_lock_(void *lock_type, void *rank, void *assert, void *win, MPI_Fin
   if (!f_Win_lock)
     f_Win_lock = (tt_f_Win_lock_t)tt_fsym("win_lock");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_lock(lock_type, rank, assert, win, ierr);
     return;
   }
@@ -3273,7 +3273,7 @@ void mpi_win_unlock_(void *rank, void *win, MPI_Fint *ierr)
   if (!f_Win_unlock)
     f_Win_unlock = (tt_f_Win_unlock_t)tt_fsym("win_unlock");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Win_unlock(rank, win, ierr);
     return;
   }
@@ -3291,7 +3291,7 @@ void mpi_put_(void *origin_addr, void *origin_count, void *origin_datatype, void
   if (!f_Put)
     f_Put = (tt_f_Put_t)tt_fsym("put");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
     return;
   }
@@ -3309,7 +3309,7 @@ void mpi_get_(void *origin_addr, void *origin_count, void *origin_datatype, void
   if (!f_Get)
     f_Get = (tt_f_Get_t)tt_fsym("get");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
     return;
   }
@@ -3327,7 +3327,7 @@ void mpi_accumulate_(void *origin_addr, void *origin_count, void *origin_datatyp
   if (!f_Accumulate)
     f_Accumulate = (tt_f_Accumulate_t)tt_fsym("accumulate");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
     return;
   }
@@ -3345,7 +3345,7 @@ void mpi_neighbor_alltoall_(void *sendbuf, void *sendcount, void *sendtype, void
   if (!f_Neighbor_alltoall)
     f_Neighbor_alltoall = (tt_f_Neighbor_alltoall_t)tt_fsym("neighbor_alltoall");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Neighbor_alltoall, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Neighbor_alltoall, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
     return;
   }
@@ -3363,7 +3363,7 @@ void mpi_neighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, voi
   if (!f_Neighbor_allgather)
     f_Neighbor_allgather = (tt_f_Neighbor_allgather_t)tt_fsym("neighbor_allgather");
   struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Neighbor_allgather, TT_UNSUP, TT_SITE(), 1)) {
+  if (!tt_enter(&c, TT_FN_Neighbor_allgather, TT_UNSUP, TT_SITE(), TT_FORTRAN)) {
     f_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
     return;
   }
@@ -3373,3 +3373,2111 @@ void mpi_neighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, voi
 void mpi_neighbor_allgather__(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr) __attribute__((alias("mpi_neighbor_allgather_")));
 void mpi_neighbor_allgather(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr) __attribute__((alias("mpi_neighbor_allgather_")));
 void MPI_NEIGHBOR_ALLGATHER(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr) __attribute__((alias("mpi_neighbor_allgather_")));
+
+/* ======================================== Fortran 2008 (use mpi_f08) */
+
+#if TT_F08_CHOICE
+static tt_f_Send_t f08_Send;
+void mpi_send_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Send)
+    f08_Send = (tt_f_Send_t)tt_f08sym("send");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Send, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Send(buf, count, datatype, dest, tag, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Send(buf, count, datatype, dest, tag, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Send(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ssend_t f08_Ssend;
+void mpi_ssend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Ssend)
+    f08_Ssend = (tt_f_Ssend_t)tt_f08sym("ssend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ssend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ssend(buf, count, datatype, dest, tag, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Ssend(buf, count, datatype, dest, tag, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Ssend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Bsend_t f08_Bsend;
+void mpi_bsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Bsend)
+    f08_Bsend = (tt_f_Bsend_t)tt_f08sym("bsend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Bsend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Bsend(buf, count, datatype, dest, tag, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Bsend(buf, count, datatype, dest, tag, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Bsend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Rsend_t f08_Rsend;
+void mpi_rsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Rsend)
+    f08_Rsend = (tt_f_Rsend_t)tt_f08sym("rsend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rsend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Rsend(buf, count, datatype, dest, tag, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Rsend(buf, count, datatype, dest, tag, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Rsend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Isend_t f08_Isend;
+void mpi_isend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Isend)
+    f08_Isend = (tt_f_Isend_t)tt_f08sym("isend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Isend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Isend(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Isend(buf, count, datatype, dest, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Isend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Issend_t f08_Issend;
+void mpi_issend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Issend)
+    f08_Issend = (tt_f_Issend_t)tt_f08sym("issend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Issend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Issend(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Issend(buf, count, datatype, dest, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Issend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ibsend_t f08_Ibsend;
+void mpi_ibsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ibsend)
+    f08_Ibsend = (tt_f_Ibsend_t)tt_f08sym("ibsend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ibsend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ibsend(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ibsend(buf, count, datatype, dest, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ibsend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Irsend_t f08_Irsend;
+void mpi_irsend_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Irsend)
+    f08_Irsend = (tt_f_Irsend_t)tt_f08sym("irsend");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Irsend, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Irsend(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Irsend(buf, count, datatype, dest, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Irsend(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Recv_t f08_Recv;
+void mpi_recv_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Recv)
+    f08_Recv = (tt_f_Recv_t)tt_f08sym("recv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Recv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Recv(buf, count, datatype, source, tag, comm, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  f08_Recv(buf, count, datatype, source, tag, comm, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Recv(&c, buf, (int)*count, c_datatype, (int)*source, (int)*tag, c_comm, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Irecv_t f08_Irecv;
+void mpi_irecv_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Irecv)
+    f08_Irecv = (tt_f_Irecv_t)tt_f08sym("irecv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Irecv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Irecv(buf, count, datatype, source, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Irecv(buf, count, datatype, source, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Irecv(&c, buf, (int)*count, c_datatype, (int)*source, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Sendrecv_t f08_Sendrecv;
+void mpi_sendrecv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Sendrecv)
+    f08_Sendrecv = (tt_f_Sendrecv_t)tt_f08sym("sendrecv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Sendrecv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  f08_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Sendrecv(&c, sendbuf, (int)*sendcount, c_sendtype, (int)*dest, (int)*sendtag, recvbuf, (int)*recvcount, c_recvtype, (int)*source, (int)*recvtag, c_comm, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Sendrecv_replace_t f08_Sendrecv_replace;
+void mpi_sendrecv_replace_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Sendrecv_replace)
+    f08_Sendrecv_replace = (tt_f_Sendrecv_replace_t)tt_f08sym("sendrecv_replace");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Sendrecv_replace, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  f08_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Sendrecv_replace(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*sendtag, (int)*source, (int)*recvtag, c_comm, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Probe_t f08_Probe;
+void mpi_probe_f08_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Probe)
+    f08_Probe = (tt_f_Probe_t)tt_f08sym("probe");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Probe, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Probe(source, tag, comm, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  f08_Probe(source, tag, comm, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Probe(&c, (int)*source, (int)*tag, c_comm, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Iprobe_t f08_Iprobe;
+void mpi_iprobe_f08_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Iprobe)
+    f08_Iprobe = (tt_f_Iprobe_t)tt_f08sym("iprobe");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iprobe, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iprobe(source, tag, comm, flag, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  f08_Iprobe(source, tag, comm, flag, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Iprobe(&c, (int)*source, (int)*tag, c_comm, (int *)flag, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Send_init_t f08_Send_init;
+void mpi_send_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Send_init)
+    f08_Send_init = (tt_f_Send_init_t)tt_f08sym("send_init");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Send_init, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Send_init(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Send_init(buf, count, datatype, dest, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Send_init(&c, buf, (int)*count, c_datatype, (int)*dest, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Recv_init_t f08_Recv_init;
+void mpi_recv_init_f08_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Recv_init)
+    f08_Recv_init = (tt_f_Recv_init_t)tt_f08sym("recv_init");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Recv_init, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Recv_init(buf, count, datatype, source, tag, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Recv_init(buf, count, datatype, source, tag, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Recv_init(&c, buf, (int)*count, c_datatype, (int)*source, (int)*tag, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Start_t f08_Start;
+void mpi_start_f08_(MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Start)
+    f08_Start = (tt_f_Start_t)tt_f08sym("start");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Start, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Start(request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  tt_pre_Start(&c, &c_request);
+  f08_Start(request, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Start(&c, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Startall_t f08_Startall;
+void mpi_startall_f08_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *ierr)
+{
+  if (!f08_Startall)
+    f08_Startall = (tt_f_Startall_t)tt_f08sym("startall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Startall, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Startall(count, array_of_requests, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*count);
+  for (int i = 0; i < (int)*count; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  tt_pre_Startall(&c, (int)*count, c_array_of_requests);
+  f08_Startall(count, array_of_requests, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Startall(&c, (int)*count, c_array_of_requests);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Wait_t f08_Wait;
+void mpi_wait_f08_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Wait)
+    f08_Wait = (tt_f_Wait_t)tt_f08sym("wait");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Wait, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Wait(request, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  tt_pre_Wait(&c, &c_request, &c_status);
+  f08_Wait(request, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Wait(&c, &c_request, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Waitall_t f08_Waitall;
+void mpi_waitall_f08_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *array_of_statuses, MPI_Fint *ierr)
+{
+  if (!f08_Waitall)
+    f08_Waitall = (tt_f_Waitall_t)tt_f08sym("waitall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Waitall, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Waitall(count, array_of_requests, array_of_statuses, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*count);
+  for (int i = 0; i < (int)*count; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  if ((void *)array_of_statuses == TT_F08_STATUSES_IGNORE)
+    array_of_statuses = (MPI_Fint *)tt_scratch_status((int)*count);
+  MPI_Status *c_array_of_statuses = (MPI_Status *)array_of_statuses;
+  tt_pre_Waitall(&c, (int)*count, c_array_of_requests, c_array_of_statuses);
+  f08_Waitall(count, array_of_requests, array_of_statuses, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Waitall(&c, (int)*count, c_array_of_requests, c_array_of_statuses);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Waitany_t f08_Waitany;
+void mpi_waitany_f08_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Waitany)
+    f08_Waitany = (tt_f_Waitany_t)tt_f08sym("waitany");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Waitany, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Waitany(count, array_of_requests, index, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*count);
+  for (int i = 0; i < (int)*count; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  tt_pre_Waitany(&c, (int)*count, c_array_of_requests, (int *)index, &c_status);
+  f08_Waitany(count, array_of_requests, index, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Waitany(&c, (int)*count, c_array_of_requests, (int *)index, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Waitsome_t f08_Waitsome;
+void mpi_waitsome_f08_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierr)
+{
+  if (!f08_Waitsome)
+    f08_Waitsome = (tt_f_Waitsome_t)tt_f08sym("waitsome");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Waitsome, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*incount);
+  for (int i = 0; i < (int)*incount; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  if ((void *)array_of_statuses == TT_F08_STATUSES_IGNORE)
+    array_of_statuses = (MPI_Fint *)tt_scratch_status((int)*incount);
+  MPI_Status *c_array_of_statuses = (MPI_Status *)array_of_statuses;
+  tt_pre_Waitsome(&c, (int)*incount, c_array_of_requests, (int *)outcount, (int *)array_of_indices, c_array_of_statuses);
+  f08_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Waitsome(&c, (int)*incount, c_array_of_requests, (int *)outcount, (int *)array_of_indices, c_array_of_statuses);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Test_t f08_Test;
+void mpi_test_f08_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Test)
+    f08_Test = (tt_f_Test_t)tt_f08sym("test");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Test, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Test(request, flag, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  tt_pre_Test(&c, &c_request, (int *)flag, &c_status);
+  f08_Test(request, flag, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Test(&c, &c_request, (int *)flag, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Testall_t f08_Testall;
+void mpi_testall_f08_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *flag, MPI_Fint *array_of_statuses, MPI_Fint *ierr)
+{
+  if (!f08_Testall)
+    f08_Testall = (tt_f_Testall_t)tt_f08sym("testall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Testall, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Testall(count, array_of_requests, flag, array_of_statuses, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*count);
+  for (int i = 0; i < (int)*count; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  if ((void *)array_of_statuses == TT_F08_STATUSES_IGNORE)
+    array_of_statuses = (MPI_Fint *)tt_scratch_status((int)*count);
+  MPI_Status *c_array_of_statuses = (MPI_Status *)array_of_statuses;
+  tt_pre_Testall(&c, (int)*count, c_array_of_requests, (int *)flag, c_array_of_statuses);
+  f08_Testall(count, array_of_requests, flag, array_of_statuses, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Testall(&c, (int)*count, c_array_of_requests, (int *)flag, c_array_of_statuses);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Testany_t f08_Testany;
+void mpi_testany_f08_(MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
+{
+  if (!f08_Testany)
+    f08_Testany = (tt_f_Testany_t)tt_f08sym("testany");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Testany, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Testany(count, array_of_requests, index, flag, status, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*count);
+  for (int i = 0; i < (int)*count; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  MPI_Status fst_status;
+  if ((void *)status == TT_F08_STATUS_IGNORE)
+    status = (MPI_Fint *)&fst_status;
+  MPI_Status c_status;
+  memset(&c_status, 0, sizeof c_status);
+  tt_pre_Testany(&c, (int)*count, c_array_of_requests, (int *)index, (int *)flag, &c_status);
+  f08_Testany(count, array_of_requests, index, flag, status, &e);
+  if (e == MPI_SUCCESS) {
+    memcpy(&c_status, status, sizeof c_status);
+    tt_post_Testany(&c, (int)*count, c_array_of_requests, (int *)index, (int *)flag, &c_status);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Testsome_t f08_Testsome;
+void mpi_testsome_f08_(MPI_Fint *incount, MPI_Fint *array_of_requests, MPI_Fint *outcount, MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses, MPI_Fint *ierr)
+{
+  if (!f08_Testsome)
+    f08_Testsome = (tt_f_Testsome_t)tt_f08sym("testsome");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Testsome, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request *c_array_of_requests = tt_scratch_request((int)*incount);
+  for (int i = 0; i < (int)*incount; i++)
+    c_array_of_requests[i] = PMPI_Request_f2c(array_of_requests[i]);
+  if ((void *)array_of_statuses == TT_F08_STATUSES_IGNORE)
+    array_of_statuses = (MPI_Fint *)tt_scratch_status((int)*incount);
+  MPI_Status *c_array_of_statuses = (MPI_Status *)array_of_statuses;
+  tt_pre_Testsome(&c, (int)*incount, c_array_of_requests, (int *)outcount, (int *)array_of_indices, c_array_of_statuses);
+  f08_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Testsome(&c, (int)*incount, c_array_of_requests, (int *)outcount, (int *)array_of_indices, c_array_of_statuses);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Request_free_t f08_Request_free;
+void mpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Request_free)
+    f08_Request_free = (tt_f_Request_free_t)tt_f08sym("request_free");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Request_free, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Request_free(request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  tt_pre_Request_free(&c, &c_request);
+  f08_Request_free(request, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Request_free(&c, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Cancel_t f08_Cancel;
+void mpi_cancel_f08_(MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Cancel)
+    f08_Cancel = (tt_f_Cancel_t)tt_f08sym("cancel");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Cancel, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Cancel(request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Request c_request = PMPI_Request_f2c(*request);
+  f08_Cancel(request, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Cancel(&c, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Barrier_t f08_Barrier;
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Barrier)
+    f08_Barrier = (tt_f_Barrier_t)tt_f08sym("barrier");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Barrier, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Barrier(comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Barrier(comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Barrier(&c, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Bcast_t f08_Bcast;
+void mpi_bcast_f08_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Bcast)
+    f08_Bcast = (tt_f_Bcast_t)tt_f08sym("bcast");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Bcast, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Bcast(buffer, count, datatype, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Bcast(buffer, count, datatype, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Bcast(&c, buffer, (int)*count, c_datatype, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Reduce_t f08_Reduce;
+void mpi_reduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Reduce)
+    f08_Reduce = (tt_f_Reduce_t)tt_f08sym("reduce");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Reduce, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Reduce(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Allreduce_t f08_Allreduce;
+void mpi_allreduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Allreduce)
+    f08_Allreduce = (tt_f_Allreduce_t)tt_f08sym("allreduce");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Allreduce, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Allreduce(sendbuf, recvbuf, count, datatype, op, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Allreduce(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Alltoall_t f08_Alltoall;
+void mpi_alltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Alltoall)
+    f08_Alltoall = (tt_f_Alltoall_t)tt_f08sym("alltoall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Alltoall, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Alltoall(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Alltoallv_t f08_Alltoallv;
+void mpi_alltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Alltoallv)
+    f08_Alltoallv = (tt_f_Alltoallv_t)tt_f08sym("alltoallv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Alltoallv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Alltoallv(&c, sendbuf, (int *)sendcounts, (int *)sdispls, c_sendtype, recvbuf, (int *)recvcounts, (int *)rdispls, c_recvtype, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Gather_t f08_Gather;
+void mpi_gather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Gather)
+    f08_Gather = (tt_f_Gather_t)tt_f08sym("gather");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Gather, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Gather(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Gatherv_t f08_Gatherv;
+void mpi_gatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Gatherv)
+    f08_Gatherv = (tt_f_Gatherv_t)tt_f08sym("gatherv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Gatherv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Gatherv(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int *)recvcounts, (int *)displs, c_recvtype, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Scatter_t f08_Scatter;
+void mpi_scatter_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Scatter)
+    f08_Scatter = (tt_f_Scatter_t)tt_f08sym("scatter");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Scatter, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Scatter(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Scatterv_t f08_Scatterv;
+void mpi_scatterv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Scatterv)
+    f08_Scatterv = (tt_f_Scatterv_t)tt_f08sym("scatterv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Scatterv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Scatterv(&c, sendbuf, (int *)sendcounts, (int *)displs, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Allgather_t f08_Allgather;
+void mpi_allgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Allgather)
+    f08_Allgather = (tt_f_Allgather_t)tt_f08sym("allgather");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Allgather, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Allgather(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Allgatherv_t f08_Allgatherv;
+void mpi_allgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Allgatherv)
+    f08_Allgatherv = (tt_f_Allgatherv_t)tt_f08sym("allgatherv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Allgatherv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Allgatherv(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int *)recvcounts, (int *)displs, c_recvtype, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Reduce_scatter_t f08_Reduce_scatter;
+void mpi_reduce_scatter_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Reduce_scatter)
+    f08_Reduce_scatter = (tt_f_Reduce_scatter_t)tt_f08sym("reduce_scatter");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Reduce_scatter, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Reduce_scatter(&c, sendbuf, recvbuf, (int *)recvcounts, c_datatype, c_op, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Reduce_scatter_block_t f08_Reduce_scatter_block;
+void mpi_reduce_scatter_block_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Reduce_scatter_block)
+    f08_Reduce_scatter_block = (tt_f_Reduce_scatter_block_t)tt_f08sym("reduce_scatter_block");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Reduce_scatter_block, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Reduce_scatter_block(&c, sendbuf, recvbuf, (int)*recvcount, c_datatype, c_op, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Scan_t f08_Scan;
+void mpi_scan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Scan)
+    f08_Scan = (tt_f_Scan_t)tt_f08sym("scan");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Scan, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Scan(sendbuf, recvbuf, count, datatype, op, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Scan(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Exscan_t f08_Exscan;
+void mpi_exscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Exscan)
+    f08_Exscan = (tt_f_Exscan_t)tt_f08sym("exscan");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Exscan, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  f08_Exscan(sendbuf, recvbuf, count, datatype, op, comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Exscan(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Ibarrier_t f08_Ibarrier;
+void mpi_ibarrier_f08_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ibarrier)
+    f08_Ibarrier = (tt_f_Ibarrier_t)tt_f08sym("ibarrier");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ibarrier, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ibarrier(comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ibarrier(comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ibarrier(&c, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Ibcast_t f08_Ibcast;
+void mpi_ibcast_f08_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ibcast)
+    f08_Ibcast = (tt_f_Ibcast_t)tt_f08sym("ibcast");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ibcast, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ibcast(buffer, count, datatype, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ibcast(buffer, count, datatype, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ibcast(&c, buffer, (int)*count, c_datatype, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ireduce_t f08_Ireduce;
+void mpi_ireduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ireduce)
+    f08_Ireduce = (tt_f_Ireduce_t)tt_f08sym("ireduce");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ireduce, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ireduce(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iallreduce_t f08_Iallreduce;
+void mpi_iallreduce_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iallreduce)
+    f08_Iallreduce = (tt_f_Iallreduce_t)tt_f08sym("iallreduce");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iallreduce, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iallreduce(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ialltoall_t f08_Ialltoall;
+void mpi_ialltoall_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ialltoall)
+    f08_Ialltoall = (tt_f_Ialltoall_t)tt_f08sym("ialltoall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ialltoall, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ialltoall(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ialltoallv_t f08_Ialltoallv;
+void mpi_ialltoallv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ialltoallv)
+    f08_Ialltoallv = (tt_f_Ialltoallv_t)tt_f08sym("ialltoallv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ialltoallv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ialltoallv(&c, sendbuf, (int *)sendcounts, (int *)sdispls, c_sendtype, recvbuf, (int *)recvcounts, (int *)rdispls, c_recvtype, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Igather_t f08_Igather;
+void mpi_igather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Igather)
+    f08_Igather = (tt_f_Igather_t)tt_f08sym("igather");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Igather, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Igather(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Igatherv_t f08_Igatherv;
+void mpi_igatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Igatherv)
+    f08_Igatherv = (tt_f_Igatherv_t)tt_f08sym("igatherv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Igatherv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Igatherv(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int *)recvcounts, (int *)displs, c_recvtype, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iscatter_t f08_Iscatter;
+void mpi_iscatter_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iscatter)
+    f08_Iscatter = (tt_f_Iscatter_t)tt_f08sym("iscatter");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iscatter, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iscatter(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iscatterv_t f08_Iscatterv;
+void mpi_iscatterv_f08_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iscatterv)
+    f08_Iscatterv = (tt_f_Iscatterv_t)tt_f08sym("iscatterv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iscatterv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iscatterv(&c, sendbuf, (int *)sendcounts, (int *)displs, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, (int)*root, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iallgather_t f08_Iallgather;
+void mpi_iallgather_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iallgather)
+    f08_Iallgather = (tt_f_Iallgather_t)tt_f08sym("iallgather");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iallgather, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iallgather(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int)*recvcount, c_recvtype, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iallgatherv_t f08_Iallgatherv;
+void mpi_iallgatherv_f08_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iallgatherv)
+    f08_Iallgatherv = (tt_f_Iallgatherv_t)tt_f08sym("iallgatherv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iallgatherv, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_sendtype = PMPI_Type_f2c(*sendtype);
+  MPI_Datatype c_recvtype = PMPI_Type_f2c(*recvtype);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iallgatherv(&c, sendbuf, (int)*sendcount, c_sendtype, recvbuf, (int *)recvcounts, (int *)displs, c_recvtype, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ireduce_scatter_t f08_Ireduce_scatter;
+void mpi_ireduce_scatter_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ireduce_scatter)
+    f08_Ireduce_scatter = (tt_f_Ireduce_scatter_t)tt_f08sym("ireduce_scatter");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ireduce_scatter(&c, sendbuf, recvbuf, (int *)recvcounts, c_datatype, c_op, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ireduce_scatter_block_t f08_Ireduce_scatter_block;
+void mpi_ireduce_scatter_block_f08_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Ireduce_scatter_block)
+    f08_Ireduce_scatter_block = (tt_f_Ireduce_scatter_block_t)tt_f08sym("ireduce_scatter_block");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ireduce_scatter_block, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Ireduce_scatter_block(&c, sendbuf, recvbuf, (int)*recvcount, c_datatype, c_op, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iscan_t f08_Iscan;
+void mpi_iscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iscan)
+    f08_Iscan = (tt_f_Iscan_t)tt_f08sym("iscan");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iscan, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iscan(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Iexscan_t f08_Iexscan;
+void mpi_iexscan_f08_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f08_Iexscan)
+    f08_Iexscan = (tt_f_Iexscan_t)tt_f08sym("iexscan");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Iexscan, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f08_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, &e);
+  if (e == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Iexscan(&c, sendbuf, recvbuf, (int)*count, c_datatype, c_op, c_comm, &c_request);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Comm_size_t f08_Comm_size;
+void mpi_comm_size_f08_(void *comm, void *size, MPI_Fint *ierr)
+{
+  if (!f08_Comm_size)
+    f08_Comm_size = (tt_f_Comm_size_t)tt_f08sym("comm_size");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_size, TT_LOCAL, TT_SITE(), TT_F08)) {
+    f08_Comm_size(comm, size, ierr);
+    return;
+  }
+  f08_Comm_size(comm, size, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Comm_rank_t f08_Comm_rank;
+void mpi_comm_rank_f08_(void *comm, void *rank, MPI_Fint *ierr)
+{
+  if (!f08_Comm_rank)
+    f08_Comm_rank = (tt_f_Comm_rank_t)tt_f08sym("comm_rank");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_rank, TT_LOCAL, TT_SITE(), TT_F08)) {
+    f08_Comm_rank(comm, rank, ierr);
+    return;
+  }
+  f08_Comm_rank(comm, rank, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Comm_split_t f08_Comm_split;
+void mpi_comm_split_f08_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_split)
+    f08_Comm_split = (tt_f_Comm_split_t)tt_f08sym("comm_split");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_split, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_split(comm, color, key, newcomm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Comm c_newcomm = MPI_COMM_NULL;
+  f08_Comm_split(comm, color, key, newcomm, &e);
+  if (e == MPI_SUCCESS) {
+    c_newcomm = PMPI_Comm_f2c(*newcomm);
+    tt_post_Comm_split(&c, c_comm, (int)*color, (int)*key, &c_newcomm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Comm_dup_t f08_Comm_dup;
+void mpi_comm_dup_f08_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_dup)
+    f08_Comm_dup = (tt_f_Comm_dup_t)tt_f08sym("comm_dup");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_dup, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_dup(comm, newcomm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Comm c_newcomm = MPI_COMM_NULL;
+  f08_Comm_dup(comm, newcomm, &e);
+  if (e == MPI_SUCCESS) {
+    c_newcomm = PMPI_Comm_f2c(*newcomm);
+    tt_post_Comm_dup(&c, c_comm, &c_newcomm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Comm_create_t f08_Comm_create;
+void mpi_comm_create_f08_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_create)
+    f08_Comm_create = (tt_f_Comm_create_t)tt_f08sym("comm_create");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_create, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_create(comm, group, newcomm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Group c_group = PMPI_Group_f2c(*group);
+  MPI_Comm c_newcomm = MPI_COMM_NULL;
+  f08_Comm_create(comm, group, newcomm, &e);
+  if (e == MPI_SUCCESS) {
+    c_newcomm = PMPI_Comm_f2c(*newcomm);
+    tt_post_Comm_create(&c, c_comm, c_group, &c_newcomm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Comm_split_type_t f08_Comm_split_type;
+void mpi_comm_split_type_f08_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_split_type)
+    f08_Comm_split_type = (tt_f_Comm_split_type_t)tt_f08sym("comm_split_type");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_split_type, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_split_type(comm, split_type, key, info, newcomm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Info c_info = PMPI_Info_f2c(*info);
+  MPI_Comm c_newcomm = MPI_COMM_NULL;
+  f08_Comm_split_type(comm, split_type, key, info, newcomm, &e);
+  if (e == MPI_SUCCESS) {
+    c_newcomm = PMPI_Comm_f2c(*newcomm);
+    tt_post_Comm_split_type(&c, c_comm, (int)*split_type, (int)*key, c_info, &c_newcomm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Comm_create_group_t f08_Comm_create_group;
+void mpi_comm_create_group_f08_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_create_group)
+    f08_Comm_create_group = (tt_f_Comm_create_group_t)tt_f08sym("comm_create_group");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_create_group, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_create_group(comm, group, tag, newcomm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Group c_group = PMPI_Group_f2c(*group);
+  MPI_Comm c_newcomm = MPI_COMM_NULL;
+  f08_Comm_create_group(comm, group, tag, newcomm, &e);
+  if (e == MPI_SUCCESS) {
+    c_newcomm = PMPI_Comm_f2c(*newcomm);
+    tt_post_Comm_create_group(&c, c_comm, c_group, (int)*tag, &c_newcomm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Cart_create_t f08_Cart_create;
+void mpi_cart_create_f08_(MPI_Fint *old_comm, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierr)
+{
+  if (!f08_Cart_create)
+    f08_Cart_create = (tt_f_Cart_create_t)tt_f08sym("cart_create");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Cart_create, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_old_comm = PMPI_Comm_f2c(*old_comm);
+  MPI_Comm c_comm_cart = MPI_COMM_NULL;
+  f08_Cart_create(old_comm, ndims, dims, periods, reorder, comm_cart, &e);
+  if (e == MPI_SUCCESS) {
+    c_comm_cart = PMPI_Comm_f2c(*comm_cart);
+    tt_post_Cart_create(&c, c_old_comm, (int)*ndims, (int *)dims, (int *)periods, (int)*reorder, &c_comm_cart);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Cart_sub_t f08_Cart_sub;
+void mpi_cart_sub_f08_(MPI_Fint *comm, MPI_Fint *remain_dims, MPI_Fint *new_comm, MPI_Fint *ierr)
+{
+  if (!f08_Cart_sub)
+    f08_Cart_sub = (tt_f_Cart_sub_t)tt_f08sym("cart_sub");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Cart_sub, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Cart_sub(comm, remain_dims, new_comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Comm c_new_comm = MPI_COMM_NULL;
+  f08_Cart_sub(comm, remain_dims, new_comm, &e);
+  if (e == MPI_SUCCESS) {
+    c_new_comm = PMPI_Comm_f2c(*new_comm);
+    tt_post_Cart_sub(&c, c_comm, (int *)remain_dims, &c_new_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+static tt_f_Comm_free_t f08_Comm_free;
+void mpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierr)
+{
+  if (!f08_Comm_free)
+    f08_Comm_free = (tt_f_Comm_free_t)tt_f08sym("comm_free");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Comm_free, TT_EV, TT_SITE(), TT_F08)) {
+    f08_Comm_free(comm, ierr);
+    return;
+  }
+  MPI_Fint e = MPI_SUCCESS;
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  tt_pre_Comm_free(&c, &c_comm);
+  f08_Comm_free(comm, &e);
+  if (e == MPI_SUCCESS) {
+    tt_post_Comm_free(&c, &c_comm);
+  }
+  if (ierr)
+    *ierr = e;
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Ssend_init_t f08_Ssend_init;
+void mpi_ssend_init_f08_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr)
+{
+  if (!f08_Ssend_init)
+    f08_Ssend_init = (tt_f_Ssend_init_t)tt_f08sym("ssend_init");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ssend_init, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  f08_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Bsend_init_t f08_Bsend_init;
+void mpi_bsend_init_f08_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr)
+{
+  if (!f08_Bsend_init)
+    f08_Bsend_init = (tt_f_Bsend_init_t)tt_f08sym("bsend_init");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Bsend_init, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  f08_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Rsend_init_t f08_Rsend_init;
+void mpi_rsend_init_f08_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, MPI_Fint *ierr)
+{
+  if (!f08_Rsend_init)
+    f08_Rsend_init = (tt_f_Rsend_init_t)tt_f08sym("rsend_init");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rsend_init, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+    return;
+  }
+  f08_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierr);
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Mprobe_t f08_Mprobe;
+void mpi_mprobe_f08_(void *source, void *tag, void *comm, void *message, void *status, MPI_Fint *ierr)
+{
+  if (!f08_Mprobe)
+    f08_Mprobe = (tt_f_Mprobe_t)tt_f08sym("mprobe");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Mprobe, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Mprobe(source, tag, comm, message, status, ierr);
+    return;
+  }
+  f08_Mprobe(source, tag, comm, message, status, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Improbe_t f08_Improbe;
+void mpi_improbe_f08_(void *source, void *tag, void *comm, void *flag, void *message, void *status, MPI_Fint *ierr)
+{
+  if (!f08_Improbe)
+    f08_Improbe = (tt_f_Improbe_t)tt_f08sym("improbe");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Improbe, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Improbe(source, tag, comm, flag, message, status, ierr);
+    return;
+  }
+  f08_Improbe(source, tag, comm, flag, message, status, ierr);
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Mrecv_t f08_Mrecv;
+void mpi_mrecv_f08_(void *buf, void *count, void *type, void *message, void *status, MPI_Fint *ierr)
+{
+  if (!f08_Mrecv)
+    f08_Mrecv = (tt_f_Mrecv_t)tt_f08sym("mrecv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Mrecv, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Mrecv(buf, count, type, message, status, ierr);
+    return;
+  }
+  f08_Mrecv(buf, count, type, message, status, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Imrecv_t f08_Imrecv;
+void mpi_imrecv_f08_(void *buf, void *count, void *type, void *message, void *request, MPI_Fint *ierr)
+{
+  if (!f08_Imrecv)
+    f08_Imrecv = (tt_f_Imrecv_t)tt_f08sym("imrecv");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Imrecv, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Imrecv(buf, count, type, message, request, ierr);
+    return;
+  }
+  f08_Imrecv(buf, count, type, message, request, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Alltoallw_t f08_Alltoallw;
+void mpi_alltoallw_f08_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, MPI_Fint *ierr)
+{
+  if (!f08_Alltoallw)
+    f08_Alltoallw = (tt_f_Alltoallw_t)tt_f08sym("alltoallw");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Alltoallw, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
+    return;
+  }
+  f08_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Ialltoallw_t f08_Ialltoallw;
+void mpi_ialltoallw_f08_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, MPI_Fint *ierr)
+{
+  if (!f08_Ialltoallw)
+    f08_Ialltoallw = (tt_f_Ialltoallw_t)tt_f08sym("ialltoallw");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Ialltoallw, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
+    return;
+  }
+  f08_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierr);
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Intercomm_create_t f08_Intercomm_create;
+void mpi_intercomm_create_f08_(void *local_comm, void *local_leader, void *bridge_comm, void *remote_leader, void *tag, void *newintercomm, MPI_Fint *ierr)
+{
+  if (!f08_Intercomm_create)
+    f08_Intercomm_create = (tt_f_Intercomm_create_t)tt_f08sym("intercomm_create");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Intercomm_create, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm, ierr);
+    return;
+  }
+  f08_Intercomm_create(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Intercomm_merge_t f08_Intercomm_merge;
+void mpi_intercomm_merge_f08_(void *intercomm, void *high, void *newintracomm, MPI_Fint *ierr)
+{
+  if (!f08_Intercomm_merge)
+    f08_Intercomm_merge = (tt_f_Intercomm_merge_t)tt_f08sym("intercomm_merge");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Intercomm_merge(intercomm, high, newintracomm, ierr);
+    return;
+  }
+  f08_Intercomm_merge(intercomm, high, newintracomm, ierr);
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Win_create_t f08_Win_create;
+void mpi_win_create_f08_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_create)
+    f08_Win_create = (tt_f_Win_create_t)tt_f08sym("win_create");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_create(base, size, disp_unit, info, comm, win, ierr);
+    return;
+  }
+  f08_Win_create(base, size, disp_unit, info, comm, win, ierr);
+  tt_leave(&c);
+}
+#endif
+
+static tt_f_Win_allocate_t f08_Win_allocate;
+void mpi_win_allocate_f08_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_allocate)
+    f08_Win_allocate = (tt_f_Win_allocate_t)tt_f08sym("win_allocate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
+    return;
+  }
+  f08_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Win_free_t f08_Win_free;
+void mpi_win_free_f08_(void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_free)
+    f08_Win_free = (tt_f_Win_free_t)tt_f08sym("win_free");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_free(win, ierr);
+    return;
+  }
+  f08_Win_free(win, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Win_fence_t f08_Win_fence;
+void mpi_win_fence_f08_(void *assert, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_fence)
+    f08_Win_fence = (tt_f_Win_fence_t)tt_f08sym("win_fence");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_fence(assert, win, ierr);
+    return;
+  }
+  f08_Win_fence(assert, win, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Win_lock_t f08_Win_lock;
+void mpi_win_lock_f08_(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_lock)
+    f08_Win_lock = (tt_f_Win_lock_t)tt_f08sym("win_lock");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_lock(lock_type, rank, assert, win, ierr);
+    return;
+  }
+  f08_Win_lock(lock_type, rank, assert, win, ierr);
+  tt_leave(&c);
+}
+
+static tt_f_Win_unlock_t f08_Win_unlock;
+void mpi_win_unlock_f08_(void *rank, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Win_unlock)
+    f08_Win_unlock = (tt_f_Win_unlock_t)tt_f08sym("win_unlock");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Win_unlock(rank, win, ierr);
+    return;
+  }
+  f08_Win_unlock(rank, win, ierr);
+  tt_leave(&c);
+}
+
+#if TT_F08_CHOICE
+static tt_f_Put_t f08_Put;
+void mpi_put_f08_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Put)
+    f08_Put = (tt_f_Put_t)tt_f08sym("put");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+    return;
+  }
+  f08_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Get_t f08_Get;
+void mpi_get_f08_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Get)
+    f08_Get = (tt_f_Get_t)tt_f08sym("get");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+    return;
+  }
+  f08_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Accumulate_t f08_Accumulate;
+void mpi_accumulate_f08_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr)
+{
+  if (!f08_Accumulate)
+    f08_Accumulate = (tt_f_Accumulate_t)tt_f08sym("accumulate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+    return;
+  }
+  f08_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Neighbor_alltoall_t f08_Neighbor_alltoall;
+void mpi_neighbor_alltoall_f08_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr)
+{
+  if (!f08_Neighbor_alltoall)
+    f08_Neighbor_alltoall = (tt_f_Neighbor_alltoall_t)tt_f08sym("neighbor_alltoall");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Neighbor_alltoall, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+    return;
+  }
+  f08_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+  tt_leave(&c);
+}
+#endif
+
+#if TT_F08_CHOICE
+static tt_f_Neighbor_allgather_t f08_Neighbor_allgather;
+void mpi_neighbor_allgather_f08_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr)
+{
+  if (!f08_Neighbor_allgather)
+    f08_Neighbor_allgather = (tt_f_Neighbor_allgather_t)tt_f08sym("neighbor_allgather");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Neighbor_allgather, TT_UNSUP, TT_SITE(), TT_F08)) {
+    f08_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+    return;
+  }
+  f08_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+  tt_leave(&c);
+}
+#endif
