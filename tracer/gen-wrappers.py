@@ -17,8 +17,8 @@ call this script writes
     MPICH's f08 bindings with a choice buffer (mpi_send_f08ts_) call the C MPI_Send, which
     the C wrapper records: those are generated for Open MPI only (TT_F08_CHOICE, tt.h).
 The hooks are written by hand (ev_*.c); the generated header declares them, so a hook whose
-signature drifts from the table fails to compile. The output is committed (tracer/wrappers-gen.*)
-so that building needs no Python; test/mpi/check-generated.sh checks it is up to date.
+signature drifts from the table fails to compile. make runs this script whenever the table or
+the script changes (tracer/tracer.am); the output is not in git, only in release tarballs.
 """
 import re
 import sys

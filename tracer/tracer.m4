@@ -133,6 +133,14 @@ AS_IF([test "x$tir_default" = xmpich && test "x$tir_given_abi" = xompi], [tir_de
 AS_IF([test "x$tir_default" = xompi && test "x$tir_given_abi" = xmpich], [tir_default=mpich])
 TRACER_FLAVOURS=$tir_flavours
 TRACER_DEFAULT=$tir_default
+dnl configure's closing summary prints this as the tracer's line
+tir_tracer_summary=
+for tir_f in $tir_flavours; do
+  AS_CASE([$tir_f], [ompi], [tir_s="Open MPI ($MPICC_OMPI)"], [mpich], [tir_s="MPICH ($MPICC_MPICH)"])
+  tir_tracer_summary="$tir_tracer_summary${tir_tracer_summary:+, }$tir_s"
+done
+AS_IF([test -n "$tir_tracer_summary"],
+  [tir_tracer_summary="$tir_tracer_summary; libtirtrace.so = $tir_default"])
 AC_SUBST([MPICC_OMPI]) AC_SUBST([MPIFC_OMPI]) AC_SUBST([MPIRUN_OMPI]) AC_SUBST([MPIRUN_FLAGS_OMPI])
 AC_SUBST([MPI_CFLAGS_OMPI]) AC_SUBST([MPI_LIBS_OMPI]) AC_SUBST([MPI_FLIBS_OMPI])
 AC_SUBST([MPICC_MPICH]) AC_SUBST([MPIFC_MPICH]) AC_SUBST([MPIRUN_MPICH]) AC_SUBST([MPIRUN_FLAGS_MPICH])
@@ -151,10 +159,8 @@ AC_SUBST([MPI_LIBS])
 AM_CONDITIONAL([HAVE_MPI], [test -n "$tir_flavours"])
 AM_CONDITIONAL([TRACER_OMPI], [case " $tir_flavours " in *" ompi "*) true ;; *) false ;; esac])
 AM_CONDITIONAL([TRACER_MPICH], [case " $tir_flavours " in *" mpich "*) true ;; *) false ;; esac])
-dnl said even with --quiet (on standard error then): which tracer a user gets matters
-AS_IF([test -n "$tir_flavours" && test "x$silent" = xyes],
-  [echo "configure: tracer flavours: $tir_flavours (libtirtrace-FLAVOUR.so; libtirtrace.so = $tir_default)" >&2],
-  [test -n "$tir_flavours"],
+dnl (configure's closing summary says it again on stdout, which --quiet does not silence)
+AS_IF([test -n "$tir_flavours"],
   [AC_MSG_NOTICE([tracer flavours: $tir_flavours (libtirtrace-FLAVOUR.so; libtirtrace.so = $tir_default)])],
   [test "x$with_tracer" = xno],
   [AC_MSG_NOTICE([tracer not built (--with-tracer=no)])],
