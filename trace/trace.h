@@ -20,43 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keywords.h"
+
+/* The actions, in the order of the one keyword table (keywords.h). */
+#define TRACE_OP_ENUM(op, kw, flags) TRACE_##op,
 typedef enum trace_op {
-  TRACE_INIT,
-  TRACE_FINALIZE,
-  TRACE_COMM_SIZE,
-  TRACE_COMM_SPLIT,
-  TRACE_COMM_DUP,
-  TRACE_COMPUTE,
-  TRACE_SLEEP,
-  TRACE_SEND,
-  TRACE_ISEND,
-  TRACE_RECV,
-  TRACE_IRECV,
-  TRACE_TEST,
-  TRACE_WAIT,
-  TRACE_WAITALL,
-  TRACE_SENDRECV,
-  TRACE_BARRIER,
-  TRACE_BCAST,
-  TRACE_REDUCE,
-  TRACE_ALLREDUCE,
-  TRACE_ALLTOALL,
-  TRACE_ALLTOALLV,
-  TRACE_GATHER,
-  TRACE_GATHERV,
-  TRACE_ALLGATHER,
-  TRACE_ALLGATHERV,
-  TRACE_SCATTER,
-  TRACE_SCATTERV,
-  TRACE_REDUCESCATTER,
-  TRACE_SCAN,
-  TRACE_EXSCAN,
-  TRACE_LOCATION,
-  TRACE_REGION,     /* tir extension: "R region NAME" enters code region NAME */
-  TRACE_REGION_END, /* tir extension: "R region_end [NAME]" leaves the current region */
-  TRACE_COMM_CREATE, /* tir extension: "R comm_create ID SIZE w0 .. w(SIZE-1)" */
-  TRACE_PROBE,       /* tir extension: "R probe SRC TAG" (MPI_Probe) */
-  TRACE_IPROBE,      /* tir extension: "R iprobe SRC TAG FLAG" (one MPI_Iprobe) */
+  TRACE_KEYWORDS(TRACE_OP_ENUM)
   TRACE_NOPS
 } trace_op;
 

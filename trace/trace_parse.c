@@ -48,7 +48,6 @@ typedef int (*parse_fn)(trace_parser *p, trace_action *a, char *err, size_t errl
 
 
 typedef struct op_def {
-  const char *name;   /* keyword, case-sensitive */
   int mand, opt;      /* argument counts checked (opt < 0: no check at all) */
   int mand_np;        /* np multiples added to mand (count vectors) */
   count_range range;  /* range of the main scalar count */
@@ -77,66 +76,72 @@ static int pf_region(trace_parser *, trace_action *, char *, size_t);
 static int pf_comm(trace_parser *, trace_action *, char *, size_t);
 static int pf_probe(trace_parser *, trace_action *, char *, size_t);
 
-/* Collective keywords, which tir also accepts with an "i" (non-blocking) prefix. */
-static int is_collective(int op) {
-  return op == TRACE_BARRIER || (op >= TRACE_BCAST && op <= TRACE_EXSCAN);
-}
+/* Keywords and fast-path flags of the ops, from the one keyword table. */
+#define KW_NAME(op, kw, flags) [TRACE_##op] = kw,
+#define KW_FLAGS(op, kw, flags) [TRACE_##op] = (flags),
+static const char *const kw_name[TRACE_NOPS] = {TRACE_KEYWORDS(KW_NAME)};
+static const unsigned char kw_flags[TRACE_NOPS] = {TRACE_KEYWORDS(KW_FLAGS)};
 
-/* Indexed by trace_op. Counts and usages follow SimGrid's CHECK_ACTION_PARAMS calls. */
+/* Collective keywords, which tir also accepts with an "i" (non-blocking) prefix. */
+static int is_collective(int op) { return (kw_flags[op] & TRACE_KWF_COLL) != 0; }
+
+/* Indexed by trace_op (keywords: kw_name). Counts and usages follow SimGrid's
+ * CHECK_ACTION_PARAMS calls; each op of keywords.def must have its entry (a parse function:
+ * checked by the unit tests). */
 static const op_def ops[TRACE_NOPS] = {
-  [TRACE_INIT] = {"init", 0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
-  [TRACE_FINALIZE] = {"finalize", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SIZE] = {"comm_size", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
-  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
-  [TRACE_COMM_CREATE] = {"comm_create", 2, -1, 0, R_NONE, "ID SIZE WORLD_RANKS*SIZE", pf_comm},
-  [TRACE_PROBE] = {"probe", 2, 0, 0, R_NONE, "SRC TAG", pf_probe},
-  [TRACE_IPROBE] = {"iprobe", 3, 0, 0, R_NONE, "SRC TAG FLAG", pf_probe},
-  [TRACE_COMPUTE] = {"compute", 1, 0, 0, R_NONE, "FLOPS", pf_amount},
-  [TRACE_SLEEP] = {"sleep", 1, 0, 0, R_NONE, "SECONDS", pf_amount},
-  [TRACE_SEND] = {"send", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_ISEND] = {"isend", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_RECV] = {"recv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_IRECV] = {"irecv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_TEST] = {"test", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
-  [TRACE_WAIT] = {"wait", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
-  [TRACE_WAITALL] = {"waitall", 0, 0, 0, R_NONE, "", pf_none},
-  [TRACE_SENDRECV] = {"sendRecv", 6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
+  [TRACE_INIT] = {0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
+  [TRACE_FINALIZE] = {0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SIZE] = {0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SPLIT] = {0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_DUP] = {0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_CREATE] = {2, -1, 0, R_NONE, "ID SIZE WORLD_RANKS*SIZE", pf_comm},
+  [TRACE_PROBE] = {2, 0, 0, R_NONE, "SRC TAG", pf_probe},
+  [TRACE_IPROBE] = {3, 0, 0, R_NONE, "SRC TAG FLAG", pf_probe},
+  [TRACE_COMPUTE] = {1, 0, 0, R_NONE, "FLOPS", pf_amount},
+  [TRACE_SLEEP] = {1, 0, 0, R_NONE, "SECONDS", pf_amount},
+  [TRACE_SEND] = {3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_ISEND] = {3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_RECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_IRECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_TEST] = {3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_WAIT] = {3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_WAITALL] = {0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_SENDRECV] = {6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
                       pf_sendrecv},
-  [TRACE_BARRIER] = {"barrier", 0, 0, 0, R_NONE, "", pf_none},
-  [TRACE_BCAST] = {"bcast", 1, 2, 0, R_SIZE, "COUNT [ROOT [DATATYPE]]", pf_bcast},
-  [TRACE_REDUCE] = {"reduce", 2, 2, 0, R_UNSIGNED, "COUNT FLOPS [ROOT [DATATYPE]]", pf_reduce},
-  [TRACE_ALLREDUCE] = {"allreduce", 2, 1, 0, R_UNSIGNED, "COUNT FLOPS [DATATYPE]",
+  [TRACE_BARRIER] = {0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_BCAST] = {1, 2, 0, R_SIZE, "COUNT [ROOT [DATATYPE]]", pf_bcast},
+  [TRACE_REDUCE] = {2, 2, 0, R_UNSIGNED, "COUNT FLOPS [ROOT [DATATYPE]]", pf_reduce},
+  [TRACE_ALLREDUCE] = {2, 1, 0, R_UNSIGNED, "COUNT FLOPS [DATATYPE]",
                        pf_countflops},
-  [TRACE_ALLTOALL] = {"alltoall", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]", pf_two},
-  [TRACE_ALLTOALLV] = {"alltoallv", 2, 2, 2, R_INT,
+  [TRACE_ALLTOALL] = {2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]", pf_two},
+  [TRACE_ALLTOALLV] = {2, 2, 2, R_INT,
                        "SENDBUFSIZE SENDCOUNTS*np RECVBUFSIZE RECVCOUNTS*np [DT_S [DT_R]]",
                        pf_alltoallv},
-  [TRACE_GATHER] = {"gather", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_GATHER] = {2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
                     pf_rooted_two},
-  [TRACE_GATHERV] = {"gatherv", 1, 3, 1, R_INT, "SENDCOUNT RECVCOUNTS*np [ROOT [DT_S [DT_R]]]",
+  [TRACE_GATHERV] = {1, 3, 1, R_INT, "SENDCOUNT RECVCOUNTS*np [ROOT [DT_S [DT_R]]]",
                      pf_gatherv},
-  [TRACE_ALLGATHER] = {"allgather", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]",
+  [TRACE_ALLGATHER] = {2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]",
                        pf_two},
-  [TRACE_ALLGATHERV] = {"allgatherv", 1, 2, 1, R_INT,
+  [TRACE_ALLGATHERV] = {1, 2, 1, R_INT,
                         "SENDCOUNT RECVCOUNTS*np [DT_S [DT_R]] | ... DISPLS*np"
                         " | ... DT_S DT_R DISPLS*np",
                         pf_allgatherv},
-  [TRACE_SCATTER] = {"scatter", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_SCATTER] = {2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
                      pf_rooted_two},
-  [TRACE_SCATTERV] = {"scatterv", 1, 3, 1, R_INT, "SENDCOUNTS*np RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_SCATTERV] = {1, 3, 1, R_INT, "SENDCOUNTS*np RECVCOUNT [ROOT [DT_S [DT_R]]]",
                       pf_scatterv},
-  [TRACE_REDUCESCATTER] = {"reducescatter", 1, 1, 1, R_NONE, "RECVCOUNTS*np FLOPS [DATATYPE]",
+  [TRACE_REDUCESCATTER] = {1, 1, 1, R_NONE, "RECVCOUNTS*np FLOPS [DATATYPE]",
                            pf_reducescatter},
-  [TRACE_SCAN] = {"scan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
-  [TRACE_EXSCAN] = {"exscan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
-  [TRACE_LOCATION] = {"location", 2, 0, 0, R_NONE, "FILE LINE", pf_location},
-  [TRACE_REGION] = {"region", 1, 0, 0, R_NONE, "NAME", pf_region},
-  [TRACE_REGION_END] = {"region_end", 0, 1, 0, R_NONE, "[NAME]", pf_region},
+  [TRACE_SCAN] = {2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_EXSCAN] = {2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_LOCATION] = {2, 0, 0, R_NONE, "FILE LINE", pf_location},
+  [TRACE_REGION] = {1, 0, 0, R_NONE, "NAME", pf_region},
+  [TRACE_REGION_END] = {0, 1, 0, R_NONE, "[NAME]", pf_region},
 };
 
 const char *trace_op_name(trace_op op) {
-  return (unsigned)op < TRACE_NOPS ? ops[op].name : "?";
+  return (unsigned)op < TRACE_NOPS ? kw_name[op] : "?";
 }
 
 /* Datatype sizes on x86_64, by id (TI_FORMAT.md 1.4); ids 55 and 56 (UB, LB) are 0. */
@@ -653,8 +658,9 @@ static int pf_region(trace_parser *p, trace_action *a, char *err, size_t errlen)
  * ==================================================================================== */
 
 /* Keyword -> op: open addressing on (length, first, second and last bytes), whose
- * weights make it a perfect hash of the 33 keywords (checked by search; probing stays for
- * safety). Filled on first use, before any thread could exist (one reading thread). */
+ * weights were chosen (by search) to spread the keywords of keywords.h with few collisions,
+ * which linear probing resolves. Filled on first use, before any thread could exist (one
+ * reading thread). */
 #define KW_SLOTS 128
 static signed char kw_slot[KW_SLOTS];
 static unsigned char kw_len[TRACE_NOPS];
@@ -669,8 +675,8 @@ static unsigned kw_hash(const char *kw, size_t n) {
 static void kw_init(void) {
   memset(kw_slot, -1, sizeof kw_slot);
   for (int op = 0; op < TRACE_NOPS; op++) {
-    kw_len[op] = (unsigned char)strlen(ops[op].name);
-    unsigned h = kw_hash(ops[op].name, kw_len[op]);
+    kw_len[op] = (unsigned char)strlen(kw_name[op]);
+    unsigned h = kw_hash(kw_name[op], kw_len[op]);
     while (kw_slot[h] >= 0)
       h = (h + 1) % KW_SLOTS;
     kw_slot[h] = (signed char)op;
@@ -684,7 +690,7 @@ static int lookup_n(const char *kw, size_t n) {
     kw_init();
   for (unsigned h = kw_hash(kw, n); kw_slot[h] >= 0; h = (h + 1) % KW_SLOTS) {
     int op = kw_slot[h];
-    if (kw_len[op] == n && memcmp(ops[op].name, kw, n) == 0)
+    if (kw_len[op] == n && memcmp(kw_name[op], kw, n) == 0)
       return op;
   }
   return -1;
@@ -700,9 +706,9 @@ static int unknown_action(trace_parser *p, const char *kw, char *err, size_t err
   char valid[512] = "", *w = valid;
   const char *hint = "";
   for (int op = 0; op < TRACE_NOPS; op++) {
-    w += snprintf(w, (size_t)(valid + sizeof valid - w), "%s%s", op ? " " : "", ops[op].name);
-    if (strcasecmp(ops[op].name, kw) == 0)
-      hint = ops[op].name;
+    w += snprintf(w, (size_t)(valid + sizeof valid - w), "%s%s", op ? " " : "", kw_name[op]);
+    if (strcasecmp(kw_name[op], kw) == 0)
+      hint = kw_name[op];
   }
   char k[64];
   if (*hint)
@@ -721,9 +727,9 @@ static int check_count(trace_parser *p, const op_def *d, char *err, size_t errle
   if (d->mand_np)
     snprintf(np, sizeof np, " for np = %d", p->np);
   if (d->opt == 0)
-    return perr(p, err, errlen, "%s needs %d argument%s%s (%s), got %d", d->name, mand,
+    return perr(p, err, errlen, "%s needs %d argument%s%s (%s), got %d", kw_name[d - ops], mand,
                 mand == 1 ? "" : "s", np, d->usage, got);
-  return perr(p, err, errlen, "%s needs %d to %d arguments%s (%s), got %d", d->name, mand,
+  return perr(p, err, errlen, "%s needs %d to %d arguments%s (%s), got %d", kw_name[d - ops], mand,
               mand + d->opt, np, d->usage, got);
 }
 
@@ -762,7 +768,7 @@ static int rank_field(trace_parser *p, trace_action *a, char *err, size_t errlen
  * The two tokens are removed, so the action parses as usual. Returns 0 or -1 (err). */
 static int comm_prefix(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   a->comm_size = p->np = p->np_world;
-  if (p->argc < 2 || strcmp(p->argv[1], "comm"))
+  if (p->argc < 2 || strcmp(p->argv[1], TRACE_KW_COMM))
     return 0;
   int id, clean = 1;
   if (p->argc < 4 || stoi_like(p->argv[2], &id, &clean) < 0 || !clean || id < 1)
@@ -863,7 +869,7 @@ static int parse_general(trace_parser *p, const char *file, long lineno, const c
   if (op < 0)
     return unknown_action(p, p->argv[1], err, errlen);
   a->op = (trace_op)op;
-  p->kw = ops[op].name;
+  p->kw = kw_name[op];
   if (check_count(p, &ops[op], err, errlen) < 0 || ops[op].parse(p, a, err, errlen) < 0)
     return -1;
   return 1;

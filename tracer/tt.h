@@ -17,6 +17,7 @@
 
 #include "wrappers-gen.h"
 #include "../base/xalloc.h"
+#include "../trace/keywords.h" /* the trace's keywords: the one header the tracer takes from trace/ */
 
 /* the return address of the wrapper: the application's call site */
 #define TT_SITE() __builtin_return_address(0)
@@ -102,6 +103,13 @@ void *tt_fsym(const char *name);
 void tt_util_free(void);
 /* buf is the Fortran MPI_IN_PLACE of the MPI library (Open MPI or MPICH). */
 int tt_f_in_place(const void *buf);
+
+/* The keywords of the trace's actions, from the one keyword table (trace/keywords.h):
+ * TT_KW(SEND) is "send", ... */
+#define TT_KW_ENUM(op, kw, flags) TT_KW_##op,
+enum tt_kw { TRACE_KEYWORDS(TT_KW_ENUM) TT_KW_COUNT };
+extern const char *const tt_kw_name[TT_KW_COUNT];
+#define TT_KW(op) (tt_kw_name[TT_KW_##op])
 
 /* --- helpers of the hooks ---------------------------------------------------------------- */
 /* count x size(datatype) in bytes (0 for MPI_DATATYPE_NULL) */

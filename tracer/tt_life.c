@@ -142,7 +142,7 @@ void tt_start(int thread_level) {
   if (tt_meta_start(why, thread_level) != 0)
     fatal("cannot write %s/index%s", tt.dir, "");
   tt.next_comm_id = 1;
-  tt_out_begin(tt.rank, "init", 0);
+  tt_out_begin(tt.rank, TT_KW(INIT), 0);
   tt_out_end();
   install_crash_paths();
   tt.active = 1;
@@ -167,7 +167,7 @@ void tt_stop(void) {
   tt.pending += tt_counter_read() - tt.last;
   tt.active = 0;
   tt_burst_flush(&c, 1);
-  tt_out_begin(tt.rank, "finalize", 0);
+  tt_out_begin(tt.rank, TT_KW(FINALIZE), 0);
   tt_out_end();
   if (tt_out_close() != 0)
     fprintf(stderr, "libtirtrace (rank %d): error while closing the trace file in %s\n", tt.rank, tt.dir);
