@@ -57,6 +57,11 @@ int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm);
  * requests added to it are; releasing it releases them. */
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line);
 void p2p_group_add(p2p_req *group, p2p_req *child);
+/* A request owned by rank that no message completes: its owner's other work does (a
+ * request-based one-sided operation, rma.c), with p2p_req_finish. */
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line);
+/* Marks r complete and wakes its owner. */
+void p2p_req_finish(p2p_world *w, p2p_req *r);
 /* Whether r is complete (a group: all its children). */
 int p2p_group_done(const p2p_req *r);
 static inline int p2p_req_done(const p2p_req *r) { return r->group ? p2p_group_done(r) : r->complete; }

@@ -34,10 +34,19 @@ enum rop_kind {
   OP_WAIT_SLOT,     /* MPI_Wait on one program request: peer = index from wait_from */
   OP_IPROBE,        /* one MPI_Iprobe (tir extension) */
   OP_NBC_BEGIN,     /* a non-blocking collective: the following sends/receives ... */
-  OP_NBC_END        /* ... form one request, stored under (me, me, tag) */
+  OP_NBC_END,       /* ... form one request, stored under (me, me, tag) */
+  OP_RMA,           /* start a one-sided operation: tag = window, peer = target, bytes go,
+                       amount = bytes back (ROP_BACK), ROP_STORE: a request in the store */
+  OP_RMA_WAIT,      /* wait for the rank's operations on window tag (0: all) to peer (-1: all) */
+  OP_RMA_LOCK,      /* take target peer's lock of window tag (peer2: exclusive) */
+  OP_RMA_LOCK_ALL,  /* take every member's lock of window tag, shared, in rank order */
+  OP_RMA_UNLOCK,    /* release peer's lock of window tag (peer -1: every member's) */
+  OP_RMA_FREE       /* the rank frees window tag */
 };
 
-enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
+enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,
+       ROP_RAW = 16,  /* a message of the MPI library itself (one-sided protocol): no smpi/os, ois */
+       ROP_BACK = 32  /* a one-sided operation whose result comes back */ };
 
 /* ====== program building ====== */
 
@@ -357,6 +366,122 @@ static void ex_waitall(replay_ctx *x, rank *r) {
 
 static void ex_coll(replay_ctx *x, rank *r) { expand_coll(x, r, (coll_kind)(coll_of[r->act.op] - 1)); }
 
+/* ---- one-sided communication (rma.h; doc/model.md "One-sided communication") ---- */
+
+/* The members of the current line's window (the rank's, live); NULL after an error. */
+static const comm_t *action_win(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = rma_win_comm(x->rma, a->win, r->id);
+  if (!cm)
+    replay_fail(x, "%s:%ld: rank %d has no window %d (no win_create line of it before, or a win_free): '%s'",
+                a->file, a->line, r->id, a->win, a->text);
+  return cm;
+}
+
+static rop *push_rma(rank *r, int kind, int win, int target) {
+  rop *o = push(r, kind);
+  o->tag = win;
+  o->peer = target;
+  return o;
+}
+
+/* A barrier over the window's members, in its own matching context (creation, fence, free). */
+static void push_win_barrier(replay_ctx *x, rank *r, int win, const comm_t *cm) {
+  const int *node_of = x->host_of;
+  if (cm->id != 0) {
+    for (int k = 0; k < cm->size; k++)
+      x->scratch[k] = x->host_of[cm->members[k]];
+    node_of = x->scratch;
+  }
+  coll_args c = {.kind = COLL_BARRIER, .rank = cm->rank_of[r->id], .size = cm->size, .node_of = node_of};
+  r->memo.comm = 0; /* prog is overwritten */
+  coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
+  r->push_comm = rma_ctx(win);
+  push_prog(r, &r->prog, cm);
+}
+
+/* win_create, win_allocate(_shared), win_create_dynamic: the window, then a barrier. */
+static void ex_win_create(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_comm(x, r);
+  char err[256];
+  if (!cm)
+    return;
+  if (rma_win_create(x->rma, a->win, cm, r->id, err, sizeof err) < 0) {
+    replay_fail(x, "%s:%ld: %s: '%s'", a->file, a->line, err, a->text);
+    return;
+  }
+  push_win_barrier(x, r, a->win, cm);
+}
+
+/* win_free: the rank's operations complete, a barrier, then the window is gone. */
+static void ex_win_free(replay_ctx *x, rank *r) {
+  const comm_t *cm = action_win(x, r);
+  if (!cm)
+    return;
+  push_rma(r, OP_RMA_WAIT, r->act.win, -1);
+  push_win_barrier(x, r, r->act.win, cm);
+  push_rma(r, OP_RMA_FREE, r->act.win, 0);
+  r->category = 2;
+}
+
+static void ex_rma_op(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (!action_win(x, r))
+    return;
+  rop *o = push_rma(r, OP_RMA, a->win, a->peer);
+  o->bytes = a->count;
+  o->amount = (double)a->count2; /* exact: sizes below 2^53 */
+  int back = a->op == TRACE_GET || a->op == TRACE_RGET || a->op == TRACE_GET_ACCUMULATE ||
+             a->op == TRACE_RGET_ACCUMULATE || a->op == TRACE_FETCH_AND_OP || a->op == TRACE_COMPARE_AND_SWAP;
+  int req = a->op >= TRACE_RPUT && a->op <= TRACE_RGET_ACCUMULATE;
+  o->flags = (uint8_t)((back ? ROP_BACK : 0) | (req ? ROP_STORE : 0));
+}
+
+/* The synchronisations of passive and active target without messages: fence (and a
+ * barrier), lock, unlock, lock_all, unlock_all, flush*, sync. */
+static void ex_win_sync(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_win(x, r);
+  if (!cm)
+    return;
+  r->category = 2;
+  int all = a->op == TRACE_WIN_FENCE || a->op == TRACE_WIN_UNLOCK_ALL || a->op == TRACE_WIN_FLUSH_ALL ||
+            a->op == TRACE_WIN_FLUSH_LOCAL_ALL;
+  if (all || a->op == TRACE_WIN_UNLOCK || a->op == TRACE_WIN_FLUSH || a->op == TRACE_WIN_FLUSH_LOCAL)
+    push_rma(r, OP_RMA_WAIT, a->win, all ? -1 : a->peer);
+  if (a->op == TRACE_WIN_FENCE)
+    push_win_barrier(x, r, a->win, cm);
+  else if (a->op == TRACE_WIN_LOCK)
+    push_rma(r, OP_RMA_LOCK, a->win, a->peer)->peer2 = (int32_t)a->count;
+  else if (a->op == TRACE_WIN_LOCK_ALL)
+    push_rma(r, OP_RMA_LOCK_ALL, a->win, -1);
+  else if (a->op == TRACE_WIN_UNLOCK || a->op == TRACE_WIN_UNLOCK_ALL)
+    push_rma(r, OP_RMA_UNLOCK, a->win, a->op == TRACE_WIN_UNLOCK ? a->peer : -1);
+}
+
+/* PSCW: post notifies each origin of its group, start waits for each target's notice,
+ * complete waits for the rank's operations then notifies each target, wait waits for the
+ * notice of each origin. The notices are 0-byte messages of the window's context. */
+static void ex_win_pscw(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (!action_win(x, r))
+    return;
+  int post = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_WAIT, n = a->nvec;
+  int notify = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_COMPLETE;
+  if (a->op == TRACE_WIN_POST || a->op == TRACE_WIN_START)
+    rma_set_group(x->rma, a->win, r->id, !post, a->vec, a->nvec);
+  const int *g = rma_group(x->rma, a->win, r->id, !post, &n);
+  if (a->op == TRACE_WIN_COMPLETE)
+    push_rma(r, OP_RMA_WAIT, a->win, -1);
+  r->push_comm = rma_ctx(a->win);
+  int tag = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_START ? RMA_TAG_POST : RMA_TAG_DONE;
+  for (int i = 0; i < n; i++)
+    push_p2p(r, notify ? OP_SEND : OP_RECV, notify ? ROP_RAW : 0, g[i], tag, 0);
+  push(r, OP_WAITALL);
+  r->category = 2;
+}
+
 static const expander expanders[TRACE_NOPS] = {
     [TRACE_INIT] = ex_init,          [TRACE_FINALIZE] = ex_unlogged,   [TRACE_REGION] = ex_unlogged,
     [TRACE_REGION_END] = ex_unlogged, [TRACE_COMM_SPLIT] = ex_comm_create, [TRACE_COMM_DUP] = ex_comm_create,
@@ -369,7 +494,18 @@ static const expander expanders[TRACE_NOPS] = {
     [TRACE_ALLREDUCE] = ex_coll,      [TRACE_ALLTOALL] = ex_coll,       [TRACE_ALLTOALLV] = ex_coll,
     [TRACE_GATHER] = ex_coll,         [TRACE_GATHERV] = ex_coll,        [TRACE_ALLGATHER] = ex_coll,
     [TRACE_ALLGATHERV] = ex_coll,     [TRACE_SCATTER] = ex_coll,        [TRACE_SCATTERV] = ex_coll,
-    [TRACE_REDUCESCATTER] = ex_coll,  [TRACE_SCAN] = ex_coll,           [TRACE_EXSCAN] = ex_coll};
+    [TRACE_REDUCESCATTER] = ex_coll,  [TRACE_SCAN] = ex_coll,           [TRACE_EXSCAN] = ex_coll,
+    [TRACE_WIN_CREATE] = ex_win_create, [TRACE_WIN_ALLOCATE] = ex_win_create,
+    [TRACE_WIN_ALLOCATE_SHARED] = ex_win_create, [TRACE_WIN_CREATE_DYNAMIC] = ex_win_create,
+    [TRACE_WIN_FREE] = ex_win_free,   [TRACE_PUT] = ex_rma_op,          [TRACE_GET] = ex_rma_op,
+    [TRACE_ACCUMULATE] = ex_rma_op,   [TRACE_GET_ACCUMULATE] = ex_rma_op, [TRACE_FETCH_AND_OP] = ex_rma_op,
+    [TRACE_COMPARE_AND_SWAP] = ex_rma_op, [TRACE_RPUT] = ex_rma_op,     [TRACE_RGET] = ex_rma_op,
+    [TRACE_RACCUMULATE] = ex_rma_op,  [TRACE_RGET_ACCUMULATE] = ex_rma_op, [TRACE_WIN_FENCE] = ex_win_sync,
+    [TRACE_WIN_LOCK] = ex_win_sync,   [TRACE_WIN_UNLOCK] = ex_win_sync, [TRACE_WIN_LOCK_ALL] = ex_win_sync,
+    [TRACE_WIN_UNLOCK_ALL] = ex_win_sync, [TRACE_WIN_FLUSH] = ex_win_sync, [TRACE_WIN_FLUSH_ALL] = ex_win_sync,
+    [TRACE_WIN_FLUSH_LOCAL] = ex_win_sync, [TRACE_WIN_FLUSH_LOCAL_ALL] = ex_win_sync,
+    [TRACE_WIN_SYNC] = ex_win_sync,   [TRACE_WIN_POST] = ex_win_pscw,   [TRACE_WIN_START] = ex_win_pscw,
+    [TRACE_WIN_COMPLETE] = ex_win_pscw, [TRACE_WIN_WAIT] = ex_win_pscw};
 
 /* Expands r->act into r's program; sets its category and whether it is logged. An
  * action on a communicator other than the world's checks that the rank is a member
@@ -606,7 +742,7 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p
 
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sleep_for(x, r, ov);
@@ -724,8 +860,71 @@ COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
   return 0;
 }
 
+/* One-sided: start an operation (with its request in the store for the r* forms). */
+COLD static int do_rma(replay_ctx *x, rank *r, rop *o) {
+  p2p_req *q = NULL;
+  if (o->flags & ROP_STORE) {
+    q = p2p_req_new_owned(x->w, r->id, r->act.line);
+    store_add(r, r->id, r->id, -(++r->nbc_count), 0, q);
+  }
+  r->stats->bytes_sent += (uint64_t)o->bytes + (uint64_t)o->amount;
+  return rma_start(x->rma, o->tag, r->id, o->peer, o->bytes, (int64_t)o->amount, o->flags & ROP_BACK, q) < 0 ? -1 : 1;
+}
+
+/* The waits of one-sided synchronisations (phase 1: blocked, woken when over). */
+COLD static int do_rma_wait(replay_ctx *x, rank *r, rop *o) {
+  int done = o->kind == OP_RMA_WAIT ? rma_wait(x->rma, o->tag, r->id, o->peer, r->phase == 0)
+                                    : r->phase == 0 ? rma_lock(x->rma, o->tag, r->id, o->peer, o->peer2)
+                                                    : rma_lock_granted(x->rma, r->id);
+  if (done)
+    return 1;
+  r->phase = 1;
+  return block_wait(x, r);
+}
+
+/* lock_all: every member's lock, shared, in rank order; phase 2i: ask member i's, 2i + 1:
+ * queued for it. */
+COLD static int do_rma_lock_all(replay_ctx *x, rank *r, rop *o) {
+  const comm_t *cm = rma_win_comm(x->rma, o->tag, r->id);
+  while (cm) {
+    int i = r->phase / 2;
+    if (r->phase & 1) {
+      if (!rma_lock_granted(x->rma, r->id))
+        return block_wait(x, r);
+      r->phase++;
+    } else if (i >= cm->size) {
+      return 1;
+    } else if (rma_lock(x->rma, o->tag, r->id, cm->members[i], 0)) {
+      r->phase += 2;
+    } else {
+      r->phase++;
+      return block_wait(x, r);
+    }
+  }
+  return 1;
+}
+
+COLD static int do_rma_unlock(replay_ctx *x, rank *r, rop *o) {
+  const comm_t *cm = rma_win_comm(x->rma, o->tag, r->id);
+  for (int i = 0; cm && i < (o->peer < 0 ? cm->size : 1); i++)
+    rma_unlock(x->rma, o->tag, r->id, o->peer < 0 ? cm->members[i] : o->peer);
+  return 1;
+}
+
 COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
+  case OP_RMA:
+    return do_rma(x, r, o);
+  case OP_RMA_WAIT:
+  case OP_RMA_LOCK:
+    return do_rma_wait(x, r, o);
+  case OP_RMA_LOCK_ALL:
+    return do_rma_lock_all(x, r, o);
+  case OP_RMA_UNLOCK:
+    return do_rma_unlock(x, r, o);
+  case OP_RMA_FREE:
+    rma_win_free(x->rma, o->tag, r->id);
+    return 1;
   case OP_NBC_BEGIN:
     r->nbc = p2p_group_new(x->w, r->id, r->act.line);
     return 1;
@@ -862,6 +1061,7 @@ static int next_action(replay_ctx *x, rank *r) {
     r->nops = r->pc = 0;
     r->phase = 0;
     push(r, OP_WAITALL_END);
+    push_rma(r, OP_RMA_WAIT, 0, -1); /* its one-sided operations, if any, complete */
     if (x->o->cfg.finalization_barrier) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
       coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
@@ -911,7 +1111,27 @@ int rank_run(replay_ctx *x, rank *r) {
   }
 }
 
+/* Drops the requests a rank still holds (a replay stopped before its end: deadlock, error,
+ * truncated traces), so that freeing the p2p world frees them. */
+static void release_held(rank *r) {
+  p2p_world *w = r->x ? r->x->w : NULL;
+  if (!w)
+    return;
+  p2p_req_release(w, r->cur);
+  p2p_req_release(w, r->nbc);
+  for (size_t i = r->wait_from; i < r->nslots; i++)
+    p2p_req_release(w, r->slots[i]);
+  for (size_t i = 0; i < r->nwl; i++)
+    p2p_req_release(w, r->wl[i]);
+  for (size_t i = 0; i < r->nstore; i++)
+    for (size_t k = 0; k < r->store[i].n; k++)
+      p2p_req_release(w, r->store[i].reqs[k]);
+  r->cur = r->nbc = NULL;
+  r->nslots = r->nwl = r->nstore = 0;
+}
+
 void rank_free(rank *r) {
+  release_held(r);
   free(r->ops);
   free(r->slots);
   free(r->wl);

@@ -203,6 +203,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->now = eng_clock(x->e);
   free(pstates);
   x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
+  x->rma = rma_new(x->e, x->w, x->np, x->host_of, wake, p2p_error, x);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
       p2p_set_message_fn(x->w, note_message);
@@ -218,6 +219,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
 }
 
 static void teardown(replay_ctx *x) {
+  rma_free(x->rma);
   if (x->ranks)
     for (int i = 0; i < x->np; i++)
       rank_free(&x->ranks[i]);

@@ -4,12 +4,14 @@
 
 #include "comm.h"
 #include "rank.h"
+#include "rma.h"
 
 struct replay_ctx {
   const replay_opts *o;
   eng *e;
   const double *now;   /* the engine's clock (eng_clock): read inline, once per action */
   p2p_world *w;
+  rma_world *rma;     /* windows and one-sided operations */
   trace_set *t;
   rank *ranks;
   int np;

@@ -67,6 +67,36 @@
   X(REGION_END, "region_end", TRACE_KWF_0) \
   X(COMM_CREATE, "comm_create", TRACE_KWF_0) \
   X(PROBE, "probe", TRACE_KWF_F) \
-  X(IPROBE, "iprobe", TRACE_KWF_F)
+  X(IPROBE, "iprobe", TRACE_KWF_F) \
+  /* one-sided communication, MPI-3 RMA (doc/trace-format.md, "One-sided communication") */ \
+  X(WIN_CREATE, "win_create", TRACE_KWF_0) \
+  X(WIN_ALLOCATE, "win_allocate", TRACE_KWF_0) \
+  X(WIN_ALLOCATE_SHARED, "win_allocate_shared", TRACE_KWF_0) \
+  X(WIN_CREATE_DYNAMIC, "win_create_dynamic", TRACE_KWF_0) \
+  X(WIN_FREE, "win_free", TRACE_KWF_0) \
+  X(PUT, "put", TRACE_KWF_F) \
+  X(GET, "get", TRACE_KWF_F) \
+  X(ACCUMULATE, "accumulate", TRACE_KWF_F) \
+  X(GET_ACCUMULATE, "get_accumulate", TRACE_KWF_F) \
+  X(FETCH_AND_OP, "fetch_and_op", TRACE_KWF_F) \
+  X(COMPARE_AND_SWAP, "compare_and_swap", TRACE_KWF_F) \
+  X(RPUT, "rput", TRACE_KWF_F) \
+  X(RGET, "rget", TRACE_KWF_F) \
+  X(RACCUMULATE, "raccumulate", TRACE_KWF_F) \
+  X(RGET_ACCUMULATE, "rget_accumulate", TRACE_KWF_F) \
+  X(WIN_FENCE, "win_fence", TRACE_KWF_F) \
+  X(WIN_LOCK, "win_lock", TRACE_KWF_F) \
+  X(WIN_UNLOCK, "win_unlock", TRACE_KWF_F) \
+  X(WIN_LOCK_ALL, "win_lock_all", TRACE_KWF_F) \
+  X(WIN_UNLOCK_ALL, "win_unlock_all", TRACE_KWF_F) \
+  X(WIN_FLUSH, "win_flush", TRACE_KWF_F) \
+  X(WIN_FLUSH_ALL, "win_flush_all", TRACE_KWF_F) \
+  X(WIN_FLUSH_LOCAL, "win_flush_local", TRACE_KWF_F) \
+  X(WIN_FLUSH_LOCAL_ALL, "win_flush_local_all", TRACE_KWF_F) \
+  X(WIN_POST, "win_post", TRACE_KWF_0) \
+  X(WIN_START, "win_start", TRACE_KWF_0) \
+  X(WIN_COMPLETE, "win_complete", TRACE_KWF_F) \
+  X(WIN_WAIT, "win_wait", TRACE_KWF_F) \
+  X(WIN_SYNC, "win_sync", TRACE_KWF_F)
 
 #endif

@@ -58,6 +58,15 @@ typedef enum trace_op {
  *  comm_create (tir forms):   vec = its members' world ranks (nvec = SIZE), has_arg = 1
  *                             (SimGrid's argument-less forms: has_arg = 0, no-ops)
  *  probe, iprobe:             peer = SRC, tag, count = FLAG (iprobe)
+ *  one-sided (tir):           win = WIN (every RMA line); win_create, win_allocate(_shared),
+ *                             win_create_dynamic: comm = COMM (0: world), comm_size its
+ *                             size, count = BYTES; put, accumulate, rput, raccumulate: peer =
+ *                             TARGET, count = BYTES; get, rget: peer, count2 = BYTES (count
+ *                             0); get_accumulate, fetch_and_op, compare_and_swap,
+ *                             rget_accumulate: peer, count = SBYTES (to the target), count2 =
+ *                             RBYTES (back); win_lock: peer = TARGET, count = EXCLUSIVE (1/0);
+ *                             win_unlock, win_flush, win_flush_local: peer = TARGET;
+ *                             win_post, win_start: vec = the group's world ranks (nvec)
  *  rooted collectives on a communicator (comm != 0): ROOT is a world rank, count vectors
  *                             have comm_size elements in communicator rank order
  * Unused fields are 0 / NULL; absent datatypes are TRACE_DT_DEFAULT. */
@@ -73,6 +82,7 @@ typedef struct trace_action {
                        (lines "R comm ID ACTION ..."; see doc/communicators.md) */
   int comm_size;    /* that communicator's size (np for the world) */
   int nbc;          /* tir extension: non-blocking collective ("ibcast", ...): 1 */
+  int win;          /* tir extension: the window of a one-sided line (0: none) */
   int64_t count, count2;
   double amount;
   int64_t *vec, *vec2;

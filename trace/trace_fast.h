@@ -140,7 +140,7 @@ static INLINE void clear_fields(trace_action *a, const char *text) {
   a->vec = a->vec2 = NULL;
   a->str = NULL;
   a->text = text;
-  a->comm = a->nbc = 0;
+  a->comm = a->nbc = a->win = 0;
 }
 
 static inline void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
@@ -361,6 +361,24 @@ static INLINE int fast_args(cur *c, trace_parser *p, int op, int n, trace_action
            ff_dtype(c, 0, &a->dtype);
   case TRACE_TEST: case TRACE_WAIT:
     return ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag);
+  case TRACE_PUT: case TRACE_ACCUMULATE: case TRACE_RPUT: case TRACE_RACCUMULATE:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count);
+  case TRACE_GET: case TRACE_RGET: /* what comes back: count2 (pf_rma) */
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count2);
+  case TRACE_GET_ACCUMULATE: case TRACE_FETCH_AND_OP: case TRACE_COMPARE_AND_SWAP:
+  case TRACE_RGET_ACCUMULATE:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count) &&
+           ff_count(c, R_SSIZE, &a->count2);
+  case TRACE_WIN_FENCE: case TRACE_WIN_LOCK_ALL: case TRACE_WIN_UNLOCK_ALL: case TRACE_WIN_FLUSH_ALL:
+  case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_COMPLETE: case TRACE_WIN_WAIT: case TRACE_WIN_SYNC:
+    return ff_int(c, &a->win);
+  case TRACE_WIN_UNLOCK: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer);
+  case TRACE_WIN_LOCK: /* EXCLUSIVE: "0" or "1" only (else pf_win's message) */
+    if (!(ff_int(c, &a->win) && ff_int(c, &a->peer) && (c->s[0] == '0' || c->s[0] == '1')))
+      return 0;
+    a->count = c->s[0] - '0';
+    return next_tok(c, c->s + 1);
   case TRACE_PROBE:
     return ff_int(c, &a->peer) && ff_int(c, &a->tag);
   case TRACE_IPROBE: {

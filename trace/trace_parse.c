@@ -75,6 +75,10 @@ static int pf_location(trace_parser *, trace_action *, char *, size_t);
 static int pf_region(trace_parser *, trace_action *, char *, size_t);
 static int pf_comm(trace_parser *, trace_action *, char *, size_t);
 static int pf_probe(trace_parser *, trace_action *, char *, size_t);
+static int pf_win_create(trace_parser *, trace_action *, char *, size_t);
+static int pf_win(trace_parser *, trace_action *, char *, size_t);
+static int pf_win_group(trace_parser *, trace_action *, char *, size_t);
+static int pf_rma(trace_parser *, trace_action *, char *, size_t);
 
 /* Keywords and fast-path flags of the ops, from the one keyword table. */
 #define KW_NAME(op, kw, flags) [TRACE_##op] = kw,
@@ -138,6 +142,36 @@ static const op_def ops[TRACE_NOPS] = {
   [TRACE_LOCATION] = {2, 0, 0, R_NONE, "FILE LINE", pf_location},
   [TRACE_REGION] = {1, 0, 0, R_NONE, "NAME", pf_region},
   [TRACE_REGION_END] = {0, 1, 0, R_NONE, "[NAME]", pf_region},
+  /* one-sided communication (tir): WIN is the window, TARGET a world rank, sizes in bytes */
+  [TRACE_WIN_CREATE] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_ALLOCATE] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_ALLOCATE_SHARED] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_CREATE_DYNAMIC] = {2, 0, 0, R_SSIZE, "WIN COMM", pf_win_create},
+  [TRACE_WIN_FREE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_PUT] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_GET] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_ACCUMULATE] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_GET_ACCUMULATE] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_FETCH_AND_OP] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_COMPARE_AND_SWAP] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_RPUT] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RGET] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RACCUMULATE] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RGET_ACCUMULATE] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_WIN_FENCE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_LOCK] = {3, 0, 0, R_NONE, "WIN TARGET EXCLUSIVE", pf_win},
+  [TRACE_WIN_UNLOCK] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_LOCK_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_UNLOCK_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_FLUSH] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_FLUSH_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_FLUSH_LOCAL] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_FLUSH_LOCAL_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_POST] = {2, 0, 0, R_NONE, "WIN SIZE WORLD_RANKS*SIZE", pf_win_group},
+  [TRACE_WIN_START] = {2, 0, 0, R_NONE, "WIN SIZE WORLD_RANKS*SIZE", pf_win_group},
+  [TRACE_WIN_COMPLETE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_WAIT] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_SYNC] = {1, 0, 0, R_NONE, "WIN", pf_win},
 };
 
 const char *trace_op_name(trace_op op) {
@@ -205,7 +239,7 @@ static const char *escaped(const char *s, char *out, size_t n) {
 static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...) {
-  char msg[512], text[512];
+  char msg[1024], text[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
@@ -703,10 +737,12 @@ static int lookup(const char *kw) {
 }
 
 static int unknown_action(trace_parser *p, const char *kw, char *err, size_t errlen) {
-  char valid[512] = "", *w = valid;
+  char valid[1024] = "";
+  size_t w = 0;
   const char *hint = "";
   for (int op = 0; op < TRACE_NOPS; op++) {
-    w += snprintf(w, (size_t)(valid + sizeof valid - w), "%s%s", op ? " " : "", kw_name[op]);
+    if (w < sizeof valid)
+      w += (size_t)snprintf(valid + w, sizeof valid - w, "%s%s", op ? " " : "", kw_name[op]);
     if (strcasecmp(kw_name[op], kw) == 0)
       hint = kw_name[op];
   }
@@ -841,6 +877,74 @@ static int pf_probe(trace_parser *p, trace_action *a, char *err, size_t errlen) 
       (a->op == TRACE_IPROBE && f_int(p, 3, "FLAG", &flag, err, errlen) < 0))
     return -1;
   a->count = flag;
+  return 0;
+}
+
+/* ---- one-sided communication (tir extension) ---------------------------------------- */
+
+/* win_create / win_allocate / win_allocate_shared WIN COMM BYTES, win_create_dynamic WIN
+ * COMM: the window's communicator (0: MPI_COMM_WORLD, else one a comm_split, comm_dup or
+ * comm_create line created before) goes to comm (and its size to comm_size). */
+static int pf_win_create(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int comm;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "COMM", &comm, err, errlen) < 0 ||
+      (a->op != TRACE_WIN_CREATE_DYNAMIC && f_count(p, 3, "BYTES", R_SSIZE, &a->count, err, errlen) < 0))
+    return -1;
+  int size = comm == 0 ? p->np_world : comm > 0 && (size_t)comm < p->ncsize ? p->csize[comm] : 0;
+  if (size <= 0)
+    return perr(p, err, errlen, "%s: communicator %d is used before a comm_split, comm_dup or comm_create line "
+                "created it", p->kw, comm);
+  a->comm = comm;
+  a->comm_size = size;
+  return 0;
+}
+
+/* The window synchronisations: WIN [TARGET [EXCLUSIVE]] as the op takes them (ops[]'s mand);
+ * EXCLUSIVE (win_lock: 1 exclusive, 0 shared) goes to count. */
+static int pf_win(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = ops[a->op].mand, excl = 0;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || (n > 1 && f_int(p, 2, "TARGET", &a->peer, err, errlen) < 0) ||
+      (n > 2 && f_int(p, 3, "EXCLUSIVE", &excl, err, errlen) < 0))
+    return -1;
+  if (excl != 0 && excl != 1)
+    return perr(p, err, errlen, "%s EXCLUSIVE must be 1 (MPI_LOCK_EXCLUSIVE) or 0 (MPI_LOCK_SHARED), got %d", p->kw,
+                excl);
+  a->count = excl;
+  return 0;
+}
+
+/* win_post / win_start WIN SIZE w0 .. w(SIZE-1): the group, as world ranks, in vec. */
+static int pf_win_group(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int size, got = (int)p->argc - 2;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "SIZE", &size, err, errlen) < 0)
+    return -1;
+  if (size < 0 || size > p->np_world)
+    return perr(p, err, errlen, "%s: bad SIZE %d (0 to %d)", p->kw, size, p->np_world);
+  if (got < 2 + size)
+    return perr(p, err, errlen, "%s with SIZE %d needs %d arguments (WIN SIZE and %d world ranks), got %d", p->kw,
+                size, 2 + size, size, got);
+  int np = p->np;
+  p->np = size;
+  int rc = f_vec(p, 3, "group member", &p->vec, err, errlen);
+  p->np = np;
+  a->vec = p->vec;
+  a->nvec = size;
+  return rc;
+}
+
+/* put, get, accumulate (and r*) WIN TARGET BYTES; get_accumulate, fetch_and_op,
+ * compare_and_swap (and rget_accumulate) WIN TARGET SBYTES RBYTES: count is what goes to
+ * the target, count2 what comes back (get: count2 = BYTES, count = 0). */
+static int pf_rma(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int two = ops[a->op].mand == 4;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "TARGET", &a->peer, err, errlen) < 0 ||
+      f_count(p, 3, two ? "SBYTES" : "BYTES", R_SSIZE, &a->count, err, errlen) < 0 ||
+      (two && f_count(p, 4, "RBYTES", R_SSIZE, &a->count2, err, errlen) < 0))
+    return -1;
+  if (a->op == TRACE_GET || a->op == TRACE_RGET) {
+    a->count2 = a->count;
+    a->count = 0;
+  }
   return 0;
 }
 
