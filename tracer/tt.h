@@ -68,6 +68,7 @@ struct tt_state {
   void *last_site;        /* call site of the previous traced call */
   long long nbc;          /* non-blocking collectives started (their request tag is -nbc) */
   int next_comm_id;       /* ids of new communicators are agreed as max over members */
+  int next_win_id;        /* and so are those of new one-sided windows */
   long long calls[TT_FN_COUNT];       /* calls seen, per wrapped function */
   long long unexpressed[TT_FN_COUNT]; /* calls the trace could not express */
   long long approximated[TT_FN_COUNT];/* calls written as an approximation (see doc/tracer.md) */

@@ -23,6 +23,7 @@
 #include "tt_meta.h"
 #include "tt_out.h"
 #include "tt_req.h"
+#include "tt_win.h"
 
 static int started;          /* tt_start ran (and tt_stop not yet) */
 static double flush_interval = 1.0;
@@ -141,7 +142,7 @@ void tt_start(int thread_level) {
   free(path);
   if (tt_meta_start(why, thread_level) != 0)
     fatal("cannot write %s/index%s", tt.dir, "");
-  tt.next_comm_id = 1;
+  tt.next_comm_id = tt.next_win_id = 1;
   tt_out_begin(tt.rank, TT_KW(INIT), 0);
   tt_out_end();
   install_crash_paths();
@@ -152,6 +153,7 @@ void tt_start(int thread_level) {
 static void release(void) {
   tt_req_clear();
   tt_comm_clear();
+  tt_win_clear();
   tt_callsite_clear();
   tt_counter_close();
   tt_util_free();

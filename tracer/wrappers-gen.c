@@ -68,6 +68,40 @@ const char *const tt_fn_name[TT_FN_COUNT] = {
   "MPI_Ireduce_scatter_block",
   "MPI_Iscan",
   "MPI_Iexscan",
+  "MPI_Win_create",
+  "MPI_Win_allocate",
+  "MPI_Win_allocate_shared",
+  "MPI_Win_create_dynamic",
+  "MPI_Win_free",
+  "MPI_Put",
+  "MPI_Get",
+  "MPI_Accumulate",
+  "MPI_Get_accumulate",
+  "MPI_Fetch_and_op",
+  "MPI_Compare_and_swap",
+  "MPI_Rput",
+  "MPI_Rget",
+  "MPI_Raccumulate",
+  "MPI_Rget_accumulate",
+  "MPI_Win_fence",
+  "MPI_Win_lock",
+  "MPI_Win_unlock",
+  "MPI_Win_lock_all",
+  "MPI_Win_unlock_all",
+  "MPI_Win_flush",
+  "MPI_Win_flush_all",
+  "MPI_Win_flush_local",
+  "MPI_Win_flush_local_all",
+  "MPI_Win_post",
+  "MPI_Win_start",
+  "MPI_Win_complete",
+  "MPI_Win_wait",
+  "MPI_Win_test",
+  "MPI_Win_sync",
+  "MPI_Win_attach",
+  "MPI_Win_detach",
+  "MPI_Win_shared_query",
+  "MPI_Win_get_group",
   "MPI_Comm_size",
   "MPI_Comm_rank",
   "MPI_Comm_split",
@@ -89,15 +123,6 @@ const char *const tt_fn_name[TT_FN_COUNT] = {
   "MPI_Ialltoallw",
   "MPI_Intercomm_create",
   "MPI_Intercomm_merge",
-  "MPI_Win_create",
-  "MPI_Win_allocate",
-  "MPI_Win_free",
-  "MPI_Win_fence",
-  "MPI_Win_lock",
-  "MPI_Win_unlock",
-  "MPI_Put",
-  "MPI_Get",
-  "MPI_Accumulate",
   "MPI_Neighbor_alltoall",
   "MPI_Neighbor_allgather",
   "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Abort", "MPI_Pcontrol",
@@ -871,6 +896,407 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   return rc;
 }
 
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_create, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_create(base, size, disp_unit, info, comm, win);
+  int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_create(&c, base, size, disp_unit, info, comm, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_allocate, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+  int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_allocate(&c, size, disp_unit, info, comm, baseptr, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_allocate_shared, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+  int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_allocate_shared(&c, size, disp_unit, info, comm, baseptr, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_create_dynamic, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_create_dynamic(info, comm, win);
+  int rc = PMPI_Win_create_dynamic(info, comm, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_create_dynamic(&c, info, comm, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_free, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_free(win);
+  tt_pre_Win_free(&c, win);
+  int rc = PMPI_Win_free(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_free(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Put, TT_EV, TT_SITE(), 0))
+    return PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Put(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Get, TT_EV, TT_SITE(), 0))
+    return PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Get(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Accumulate, TT_EV, TT_SITE(), 0))
+    return PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Accumulate(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Get_accumulate, TT_EV, TT_SITE(), 0))
+    return PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Get_accumulate(&c, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Fetch_and_op, TT_EV, TT_SITE(), 0))
+    return PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+  int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Fetch_and_op(&c, origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Compare_and_swap, TT_EV, TT_SITE(), 0))
+    return PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+  int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Compare_and_swap(&c, origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rput, TT_EV, TT_SITE(), 0))
+    return PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  if (rc == MPI_SUCCESS)
+    tt_post_Rput(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rget, TT_EV, TT_SITE(), 0))
+    return PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  if (rc == MPI_SUCCESS)
+    tt_post_Rget(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Raccumulate, TT_EV, TT_SITE(), 0))
+    return PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  if (rc == MPI_SUCCESS)
+    tt_post_Raccumulate(&c, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rget_accumulate, TT_EV, TT_SITE(), 0))
+    return PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  int rc = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  if (rc == MPI_SUCCESS)
+    tt_post_Rget_accumulate(&c, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_fence, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_fence(assert, win);
+  int rc = PMPI_Win_fence(assert, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_fence(&c, assert, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_lock, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_lock(lock_type, rank, assert, win);
+  int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_lock(&c, lock_type, rank, assert, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_unlock, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_unlock(rank, win);
+  int rc = PMPI_Win_unlock(rank, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_unlock(&c, rank, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_lock_all, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_lock_all(assert, win);
+  int rc = PMPI_Win_lock_all(assert, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_lock_all(&c, assert, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_unlock_all, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_unlock_all(win);
+  int rc = PMPI_Win_unlock_all(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_unlock_all(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_flush(rank, win);
+  int rc = PMPI_Win_flush(rank, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_flush(&c, rank, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_all, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_flush_all(win);
+  int rc = PMPI_Win_flush_all(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_flush_all(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_local, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_flush_local(rank, win);
+  int rc = PMPI_Win_flush_local(rank, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_flush_local(&c, rank, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_local_all, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_flush_local_all(win);
+  int rc = PMPI_Win_flush_local_all(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_flush_local_all(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_post, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_post(group, assert, win);
+  int rc = PMPI_Win_post(group, assert, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_post(&c, group, assert, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_start, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_start(group, assert, win);
+  int rc = PMPI_Win_start(group, assert, win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_start(&c, group, assert, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_complete, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_complete(win);
+  int rc = PMPI_Win_complete(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_complete(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_wait(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_wait, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_wait(win);
+  int rc = PMPI_Win_wait(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_wait(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_test, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_test(win, flag);
+  int rc = PMPI_Win_test(win, flag);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_test(&c, win, flag);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_sync(MPI_Win win)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_sync, TT_EV, TT_SITE(), 0))
+    return PMPI_Win_sync(win);
+  int rc = PMPI_Win_sync(win);
+  if (rc == MPI_SUCCESS)
+    tt_post_Win_sync(&c, win);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_attach, TT_LOCAL, TT_SITE(), 0))
+    return PMPI_Win_attach(win, base, size);
+  int rc = PMPI_Win_attach(win, base, size);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_detach(MPI_Win win, const void *base)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_detach, TT_LOCAL, TT_SITE(), 0))
+    return PMPI_Win_detach(win, base);
+  int rc = PMPI_Win_detach(win, base);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_shared_query, TT_LOCAL, TT_SITE(), 0))
+    return PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
+  int rc = PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
+  tt_leave(&c);
+  return rc;
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_get_group, TT_LOCAL, TT_SITE(), 0))
+    return PMPI_Win_get_group(win, group);
+  int rc = PMPI_Win_get_group(win, group);
+  tt_leave(&c);
+  return rc;
+}
+
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
   struct tt_call c;
@@ -1094,96 +1520,6 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
   if (!tt_enter(&c, TT_FN_Intercomm_merge, TT_UNSUP, TT_SITE(), 0))
     return PMPI_Intercomm_merge(intercomm, high, newintracomm);
   int rc = PMPI_Intercomm_merge(intercomm, high, newintracomm);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_create(base, size, disp_unit, info, comm, win);
-  int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-  int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_free(MPI_Win *win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_free(win);
-  int rc = PMPI_Win_free(win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_fence(int assert, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_fence(assert, win);
-  int rc = PMPI_Win_fence(assert, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_lock(lock_type, rank, assert, win);
-  int rc = PMPI_Win_lock(lock_type, rank, assert, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Win_unlock(int rank, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Win_unlock(rank, win);
-  int rc = PMPI_Win_unlock(rank, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
-  int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
-  int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
-  tt_leave(&c);
-  return rc;
-}
-
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), 0))
-    return PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
-  int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
   tt_leave(&c);
   return rc;
 }
@@ -2748,6 +3084,786 @@ void mpi_iexscan__(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *data
 void mpi_iexscan(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_iexscan_")));
 void MPI_IEXSCAN(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_iexscan_")));
 
+typedef void (*tt_f_Win_create_t)(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_create_t f_Win_create;
+void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_create)
+    f_Win_create = (tt_f_Win_create_t)tt_fsym("win_create");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_create, TT_EV, TT_SITE(), 1)) {
+    f_Win_create(base, size, disp_unit, info, comm, win, ierr);
+    return;
+  }
+  MPI_Info c_info = PMPI_Info_f2c(*info);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Win c_win = MPI_WIN_NULL;
+  f_Win_create(base, size, disp_unit, info, comm, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_win = PMPI_Win_f2c(*win);
+    tt_post_Win_create(&c, base, *size, (int)*disp_unit, c_info, c_comm, &c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_create__(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+void mpi_win_create(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+void MPI_WIN_CREATE(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
+
+typedef void (*tt_f_Win_allocate_t)(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_allocate_t f_Win_allocate;
+void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_allocate)
+    f_Win_allocate = (tt_f_Win_allocate_t)tt_fsym("win_allocate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_allocate, TT_EV, TT_SITE(), 1)) {
+    f_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
+    return;
+  }
+  MPI_Info c_info = PMPI_Info_f2c(*info);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Win c_win = MPI_WIN_NULL;
+  f_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_win = PMPI_Win_f2c(*win);
+    tt_post_Win_allocate(&c, *size, (int)*disp_unit, c_info, c_comm, baseptr, &c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_allocate__(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+void mpi_win_allocate(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+void MPI_WIN_ALLOCATE(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
+
+typedef void (*tt_f_Win_allocate_shared_t)(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_allocate_shared_t f_Win_allocate_shared;
+void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_allocate_shared)
+    f_Win_allocate_shared = (tt_f_Win_allocate_shared_t)tt_fsym("win_allocate_shared");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_allocate_shared, TT_EV, TT_SITE(), 1)) {
+    f_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierr);
+    return;
+  }
+  MPI_Info c_info = PMPI_Info_f2c(*info);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Win c_win = MPI_WIN_NULL;
+  f_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_win = PMPI_Win_f2c(*win);
+    tt_post_Win_allocate_shared(&c, *size, (int)*disp_unit, c_info, c_comm, baseptr, &c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_allocate_shared__(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+void mpi_win_allocate_shared(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+void MPI_WIN_ALLOCATE_SHARED(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_shared_")));
+
+typedef void (*tt_f_Win_create_dynamic_t)(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_create_dynamic_t f_Win_create_dynamic;
+void mpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_create_dynamic)
+    f_Win_create_dynamic = (tt_f_Win_create_dynamic_t)tt_fsym("win_create_dynamic");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_create_dynamic, TT_EV, TT_SITE(), 1)) {
+    f_Win_create_dynamic(info, comm, win, ierr);
+    return;
+  }
+  MPI_Info c_info = PMPI_Info_f2c(*info);
+  MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  MPI_Win c_win = MPI_WIN_NULL;
+  f_Win_create_dynamic(info, comm, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_win = PMPI_Win_f2c(*win);
+    tt_post_Win_create_dynamic(&c, c_info, c_comm, &c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_create_dynamic__(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+void mpi_win_create_dynamic(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+void MPI_WIN_CREATE_DYNAMIC(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_dynamic_")));
+
+typedef void (*tt_f_Win_free_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_free_t f_Win_free;
+void mpi_win_free_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_free)
+    f_Win_free = (tt_f_Win_free_t)tt_fsym("win_free");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_free, TT_EV, TT_SITE(), 1)) {
+    f_Win_free(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  tt_pre_Win_free(&c, &c_win);
+  f_Win_free(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_free(&c, &c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_free__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
+void mpi_win_free(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
+void MPI_WIN_FREE(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
+
+typedef void (*tt_f_Put_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Put_t f_Put;
+void mpi_put_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Put)
+    f_Put = (tt_f_Put_t)tt_fsym("put");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Put, TT_EV, TT_SITE(), 1)) {
+    f_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Put(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_put__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
+void mpi_put(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
+void MPI_PUT(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
+
+typedef void (*tt_f_Get_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Get_t f_Get;
+void mpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Get)
+    f_Get = (tt_f_Get_t)tt_fsym("get");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Get, TT_EV, TT_SITE(), 1)) {
+    f_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Get(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_get__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
+void mpi_get(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
+void MPI_GET(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
+
+typedef void (*tt_f_Accumulate_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Accumulate_t f_Accumulate;
+void mpi_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Accumulate)
+    f_Accumulate = (tt_f_Accumulate_t)tt_fsym("accumulate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Accumulate, TT_EV, TT_SITE(), 1)) {
+    f_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Accumulate(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_op, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_accumulate__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
+void mpi_accumulate(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
+void MPI_ACCUMULATE(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
+
+typedef void (*tt_f_Get_accumulate_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Get_accumulate_t f_Get_accumulate;
+void mpi_get_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Get_accumulate)
+    f_Get_accumulate = (tt_f_Get_accumulate_t)tt_fsym("get_accumulate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Get_accumulate, TT_EV, TT_SITE(), 1)) {
+    f_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_result_datatype = PMPI_Type_f2c(*result_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Get_accumulate(&c, origin_addr, (int)*origin_count, c_origin_datatype, result_addr, (int)*result_count, c_result_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_op, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_get_accumulate__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_accumulate_")));
+void mpi_get_accumulate(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_accumulate_")));
+void MPI_GET_ACCUMULATE(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_accumulate_")));
+
+typedef void (*tt_f_Fetch_and_op_t)(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Fetch_and_op_t f_Fetch_and_op;
+void mpi_fetch_and_op_(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Fetch_and_op)
+    f_Fetch_and_op = (tt_f_Fetch_and_op_t)tt_fsym("fetch_and_op");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Fetch_and_op, TT_EV, TT_SITE(), 1)) {
+    f_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierr);
+    return;
+  }
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Fetch_and_op(&c, origin_addr, result_addr, c_datatype, (int)*target_rank, *target_disp, c_op, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_fetch_and_op__(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_fetch_and_op_")));
+void mpi_fetch_and_op(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_fetch_and_op_")));
+void MPI_FETCH_AND_OP(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_fetch_and_op_")));
+
+typedef void (*tt_f_Compare_and_swap_t)(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Compare_and_swap_t f_Compare_and_swap;
+void mpi_compare_and_swap_(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Compare_and_swap)
+    f_Compare_and_swap = (tt_f_Compare_and_swap_t)tt_fsym("compare_and_swap");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Compare_and_swap, TT_EV, TT_SITE(), 1)) {
+    f_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, ierr);
+    return;
+  }
+  MPI_Datatype c_datatype = PMPI_Type_f2c(*datatype);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Compare_and_swap(&c, origin_addr, compare_addr, result_addr, c_datatype, (int)*target_rank, *target_disp, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_compare_and_swap__(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_compare_and_swap_")));
+void mpi_compare_and_swap(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_compare_and_swap_")));
+void MPI_COMPARE_AND_SWAP(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_compare_and_swap_")));
+
+typedef void (*tt_f_Rput_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr);
+static tt_f_Rput_t f_Rput;
+void mpi_rput_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f_Rput)
+    f_Rput = (tt_f_Rput_t)tt_fsym("rput");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rput, TT_EV, TT_SITE(), 1)) {
+    f_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Rput(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_win, &c_request);
+  }
+  tt_leave(&c);
+}
+void mpi_rput__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rput_")));
+void mpi_rput(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rput_")));
+void MPI_RPUT(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rput_")));
+
+typedef void (*tt_f_Rget_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr);
+static tt_f_Rget_t f_Rget;
+void mpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f_Rget)
+    f_Rget = (tt_f_Rget_t)tt_fsym("rget");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rget, TT_EV, TT_SITE(), 1)) {
+    f_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Rget(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_win, &c_request);
+  }
+  tt_leave(&c);
+}
+void mpi_rget__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_")));
+void mpi_rget(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_")));
+void MPI_RGET(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_")));
+
+typedef void (*tt_f_Raccumulate_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr);
+static tt_f_Raccumulate_t f_Raccumulate;
+void mpi_raccumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f_Raccumulate)
+    f_Raccumulate = (tt_f_Raccumulate_t)tt_fsym("raccumulate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Raccumulate, TT_EV, TT_SITE(), 1)) {
+    f_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Raccumulate(&c, origin_addr, (int)*origin_count, c_origin_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_op, c_win, &c_request);
+  }
+  tt_leave(&c);
+}
+void mpi_raccumulate__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_raccumulate_")));
+void mpi_raccumulate(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_raccumulate_")));
+void MPI_RACCUMULATE(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_raccumulate_")));
+
+typedef void (*tt_f_Rget_accumulate_t)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr);
+static tt_f_Rget_accumulate_t f_Rget_accumulate;
+void mpi_rget_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)
+{
+  if (!f_Rget_accumulate)
+    f_Rget_accumulate = (tt_f_Rget_accumulate_t)tt_fsym("rget_accumulate");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Rget_accumulate, TT_EV, TT_SITE(), 1)) {
+    f_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierr);
+    return;
+  }
+  MPI_Datatype c_origin_datatype = PMPI_Type_f2c(*origin_datatype);
+  MPI_Datatype c_result_datatype = PMPI_Type_f2c(*result_datatype);
+  MPI_Datatype c_target_datatype = PMPI_Type_f2c(*target_datatype);
+  MPI_Op c_op = PMPI_Op_f2c(*op);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  f_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    c_request = PMPI_Request_f2c(*request);
+    tt_post_Rget_accumulate(&c, origin_addr, (int)*origin_count, c_origin_datatype, result_addr, (int)*result_count, c_result_datatype, (int)*target_rank, *target_disp, (int)*target_count, c_target_datatype, c_op, c_win, &c_request);
+  }
+  tt_leave(&c);
+}
+void mpi_rget_accumulate__(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_accumulate_")));
+void mpi_rget_accumulate(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_accumulate_")));
+void MPI_RGET_ACCUMULATE(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr) __attribute__((alias("mpi_rget_accumulate_")));
+
+typedef void (*tt_f_Win_fence_t)(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_fence_t f_Win_fence;
+void mpi_win_fence_(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_fence)
+    f_Win_fence = (tt_f_Win_fence_t)tt_fsym("win_fence");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_fence, TT_EV, TT_SITE(), 1)) {
+    f_Win_fence(assert, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_fence(assert, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_fence(&c, (int)*assert, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_fence__(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
+void mpi_win_fence(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
+void MPI_WIN_FENCE(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
+
+typedef void (*tt_f_Win_lock_t)(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_lock_t f_Win_lock;
+void mpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_lock)
+    f_Win_lock = (tt_f_Win_lock_t)tt_fsym("win_lock");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_lock, TT_EV, TT_SITE(), 1)) {
+    f_Win_lock(lock_type, rank, assert, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_lock(lock_type, rank, assert, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_lock(&c, (int)*lock_type, (int)*rank, (int)*assert, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_lock__(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
+void mpi_win_lock(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
+void MPI_WIN_LOCK(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
+
+typedef void (*tt_f_Win_unlock_t)(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_unlock_t f_Win_unlock;
+void mpi_win_unlock_(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_unlock)
+    f_Win_unlock = (tt_f_Win_unlock_t)tt_fsym("win_unlock");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_unlock, TT_EV, TT_SITE(), 1)) {
+    f_Win_unlock(rank, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_unlock(rank, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_unlock(&c, (int)*rank, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_unlock__(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
+void mpi_win_unlock(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
+void MPI_WIN_UNLOCK(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
+
+typedef void (*tt_f_Win_lock_all_t)(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_lock_all_t f_Win_lock_all;
+void mpi_win_lock_all_(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_lock_all)
+    f_Win_lock_all = (tt_f_Win_lock_all_t)tt_fsym("win_lock_all");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_lock_all, TT_EV, TT_SITE(), 1)) {
+    f_Win_lock_all(assert, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_lock_all(assert, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_lock_all(&c, (int)*assert, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_lock_all__(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_all_")));
+void mpi_win_lock_all(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_all_")));
+void MPI_WIN_LOCK_ALL(MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_all_")));
+
+typedef void (*tt_f_Win_unlock_all_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_unlock_all_t f_Win_unlock_all;
+void mpi_win_unlock_all_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_unlock_all)
+    f_Win_unlock_all = (tt_f_Win_unlock_all_t)tt_fsym("win_unlock_all");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_unlock_all, TT_EV, TT_SITE(), 1)) {
+    f_Win_unlock_all(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_unlock_all(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_unlock_all(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_unlock_all__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_all_")));
+void mpi_win_unlock_all(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_all_")));
+void MPI_WIN_UNLOCK_ALL(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_all_")));
+
+typedef void (*tt_f_Win_flush_t)(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_flush_t f_Win_flush;
+void mpi_win_flush_(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_flush)
+    f_Win_flush = (tt_f_Win_flush_t)tt_fsym("win_flush");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush, TT_EV, TT_SITE(), 1)) {
+    f_Win_flush(rank, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_flush(rank, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_flush(&c, (int)*rank, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_flush__(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_")));
+void mpi_win_flush(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_")));
+void MPI_WIN_FLUSH(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_")));
+
+typedef void (*tt_f_Win_flush_all_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_flush_all_t f_Win_flush_all;
+void mpi_win_flush_all_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_flush_all)
+    f_Win_flush_all = (tt_f_Win_flush_all_t)tt_fsym("win_flush_all");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_all, TT_EV, TT_SITE(), 1)) {
+    f_Win_flush_all(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_flush_all(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_flush_all(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_flush_all__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_all_")));
+void mpi_win_flush_all(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_all_")));
+void MPI_WIN_FLUSH_ALL(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_all_")));
+
+typedef void (*tt_f_Win_flush_local_t)(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_flush_local_t f_Win_flush_local;
+void mpi_win_flush_local_(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_flush_local)
+    f_Win_flush_local = (tt_f_Win_flush_local_t)tt_fsym("win_flush_local");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_local, TT_EV, TT_SITE(), 1)) {
+    f_Win_flush_local(rank, win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_flush_local(rank, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_flush_local(&c, (int)*rank, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_flush_local__(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_")));
+void mpi_win_flush_local(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_")));
+void MPI_WIN_FLUSH_LOCAL(MPI_Fint *rank, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_")));
+
+typedef void (*tt_f_Win_flush_local_all_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_flush_local_all_t f_Win_flush_local_all;
+void mpi_win_flush_local_all_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_flush_local_all)
+    f_Win_flush_local_all = (tt_f_Win_flush_local_all_t)tt_fsym("win_flush_local_all");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_flush_local_all, TT_EV, TT_SITE(), 1)) {
+    f_Win_flush_local_all(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_flush_local_all(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_flush_local_all(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_flush_local_all__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_all_")));
+void mpi_win_flush_local_all(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_all_")));
+void MPI_WIN_FLUSH_LOCAL_ALL(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_flush_local_all_")));
+
+typedef void (*tt_f_Win_post_t)(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_post_t f_Win_post;
+void mpi_win_post_(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_post)
+    f_Win_post = (tt_f_Win_post_t)tt_fsym("win_post");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_post, TT_EV, TT_SITE(), 1)) {
+    f_Win_post(group, assert, win, ierr);
+    return;
+  }
+  MPI_Group c_group = PMPI_Group_f2c(*group);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_post(group, assert, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_post(&c, c_group, (int)*assert, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_post__(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_post_")));
+void mpi_win_post(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_post_")));
+void MPI_WIN_POST(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_post_")));
+
+typedef void (*tt_f_Win_start_t)(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_start_t f_Win_start;
+void mpi_win_start_(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_start)
+    f_Win_start = (tt_f_Win_start_t)tt_fsym("win_start");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_start, TT_EV, TT_SITE(), 1)) {
+    f_Win_start(group, assert, win, ierr);
+    return;
+  }
+  MPI_Group c_group = PMPI_Group_f2c(*group);
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_start(group, assert, win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_start(&c, c_group, (int)*assert, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_start__(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_start_")));
+void mpi_win_start(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_start_")));
+void MPI_WIN_START(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_start_")));
+
+typedef void (*tt_f_Win_complete_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_complete_t f_Win_complete;
+void mpi_win_complete_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_complete)
+    f_Win_complete = (tt_f_Win_complete_t)tt_fsym("win_complete");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_complete, TT_EV, TT_SITE(), 1)) {
+    f_Win_complete(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_complete(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_complete(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_complete__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_complete_")));
+void mpi_win_complete(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_complete_")));
+void MPI_WIN_COMPLETE(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_complete_")));
+
+typedef void (*tt_f_Win_wait_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_wait_t f_Win_wait;
+void mpi_win_wait_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_wait)
+    f_Win_wait = (tt_f_Win_wait_t)tt_fsym("win_wait");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_wait, TT_EV, TT_SITE(), 1)) {
+    f_Win_wait(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_wait(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_wait(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_wait__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_wait_")));
+void mpi_win_wait(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_wait_")));
+void MPI_WIN_WAIT(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_wait_")));
+
+typedef void (*tt_f_Win_test_t)(MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr);
+static tt_f_Win_test_t f_Win_test;
+void mpi_win_test_(MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr)
+{
+  if (!f_Win_test)
+    f_Win_test = (tt_f_Win_test_t)tt_fsym("win_test");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_test, TT_EV, TT_SITE(), 1)) {
+    f_Win_test(win, flag, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_test(win, flag, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_test(&c, c_win, (int *)flag);
+  }
+  tt_leave(&c);
+}
+void mpi_win_test__(MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_win_test_")));
+void mpi_win_test(MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_win_test_")));
+void MPI_WIN_TEST(MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr) __attribute__((alias("mpi_win_test_")));
+
+typedef void (*tt_f_Win_sync_t)(MPI_Fint *win, MPI_Fint *ierr);
+static tt_f_Win_sync_t f_Win_sync;
+void mpi_win_sync_(MPI_Fint *win, MPI_Fint *ierr)
+{
+  if (!f_Win_sync)
+    f_Win_sync = (tt_f_Win_sync_t)tt_fsym("win_sync");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_sync, TT_EV, TT_SITE(), 1)) {
+    f_Win_sync(win, ierr);
+    return;
+  }
+  MPI_Win c_win = PMPI_Win_f2c(*win);
+  f_Win_sync(win, ierr);
+  if (*ierr == MPI_SUCCESS) {
+    tt_post_Win_sync(&c, c_win);
+  }
+  tt_leave(&c);
+}
+void mpi_win_sync__(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_sync_")));
+void mpi_win_sync(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_sync_")));
+void MPI_WIN_SYNC(MPI_Fint *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_sync_")));
+
+typedef void (*tt_f_Win_attach_t)(void *win, void *base, void *size, MPI_Fint *ierr);
+static tt_f_Win_attach_t f_Win_attach;
+void mpi_win_attach_(void *win, void *base, void *size, MPI_Fint *ierr)
+{
+  if (!f_Win_attach)
+    f_Win_attach = (tt_f_Win_attach_t)tt_fsym("win_attach");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_attach, TT_LOCAL, TT_SITE(), 1)) {
+    f_Win_attach(win, base, size, ierr);
+    return;
+  }
+  f_Win_attach(win, base, size, ierr);
+  tt_leave(&c);
+}
+void mpi_win_attach__(void *win, void *base, void *size, MPI_Fint *ierr) __attribute__((alias("mpi_win_attach_")));
+void mpi_win_attach(void *win, void *base, void *size, MPI_Fint *ierr) __attribute__((alias("mpi_win_attach_")));
+void MPI_WIN_ATTACH(void *win, void *base, void *size, MPI_Fint *ierr) __attribute__((alias("mpi_win_attach_")));
+
+typedef void (*tt_f_Win_detach_t)(void *win, void *base, MPI_Fint *ierr);
+static tt_f_Win_detach_t f_Win_detach;
+void mpi_win_detach_(void *win, void *base, MPI_Fint *ierr)
+{
+  if (!f_Win_detach)
+    f_Win_detach = (tt_f_Win_detach_t)tt_fsym("win_detach");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_detach, TT_LOCAL, TT_SITE(), 1)) {
+    f_Win_detach(win, base, ierr);
+    return;
+  }
+  f_Win_detach(win, base, ierr);
+  tt_leave(&c);
+}
+void mpi_win_detach__(void *win, void *base, MPI_Fint *ierr) __attribute__((alias("mpi_win_detach_")));
+void mpi_win_detach(void *win, void *base, MPI_Fint *ierr) __attribute__((alias("mpi_win_detach_")));
+void MPI_WIN_DETACH(void *win, void *base, MPI_Fint *ierr) __attribute__((alias("mpi_win_detach_")));
+
+typedef void (*tt_f_Win_shared_query_t)(void *win, void *rank, void *size, void *disp_unit, void *baseptr, MPI_Fint *ierr);
+static tt_f_Win_shared_query_t f_Win_shared_query;
+void mpi_win_shared_query_(void *win, void *rank, void *size, void *disp_unit, void *baseptr, MPI_Fint *ierr)
+{
+  if (!f_Win_shared_query)
+    f_Win_shared_query = (tt_f_Win_shared_query_t)tt_fsym("win_shared_query");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_shared_query, TT_LOCAL, TT_SITE(), 1)) {
+    f_Win_shared_query(win, rank, size, disp_unit, baseptr, ierr);
+    return;
+  }
+  f_Win_shared_query(win, rank, size, disp_unit, baseptr, ierr);
+  tt_leave(&c);
+}
+void mpi_win_shared_query__(void *win, void *rank, void *size, void *disp_unit, void *baseptr, MPI_Fint *ierr) __attribute__((alias("mpi_win_shared_query_")));
+void mpi_win_shared_query(void *win, void *rank, void *size, void *disp_unit, void *baseptr, MPI_Fint *ierr) __attribute__((alias("mpi_win_shared_query_")));
+void MPI_WIN_SHARED_QUERY(void *win, void *rank, void *size, void *disp_unit, void *baseptr, MPI_Fint *ierr) __attribute__((alias("mpi_win_shared_query_")));
+
+typedef void (*tt_f_Win_get_group_t)(void *win, void *group, MPI_Fint *ierr);
+static tt_f_Win_get_group_t f_Win_get_group;
+void mpi_win_get_group_(void *win, void *group, MPI_Fint *ierr)
+{
+  if (!f_Win_get_group)
+    f_Win_get_group = (tt_f_Win_get_group_t)tt_fsym("win_get_group");
+  struct tt_call c;
+  if (!tt_enter(&c, TT_FN_Win_get_group, TT_LOCAL, TT_SITE(), 1)) {
+    f_Win_get_group(win, group, ierr);
+    return;
+  }
+  f_Win_get_group(win, group, ierr);
+  tt_leave(&c);
+}
+void mpi_win_get_group__(void *win, void *group, MPI_Fint *ierr) __attribute__((alias("mpi_win_get_group_")));
+void mpi_win_get_group(void *win, void *group, MPI_Fint *ierr) __attribute__((alias("mpi_win_get_group_")));
+void MPI_WIN_GET_GROUP(void *win, void *group, MPI_Fint *ierr) __attribute__((alias("mpi_win_get_group_")));
+
 typedef void (*tt_f_Comm_size_t)(void *comm, void *size, MPI_Fint *ierr);
 static tt_f_Comm_size_t f_Comm_size;
 void mpi_comm_size_(void *comm, void *size, MPI_Fint *ierr)
@@ -3175,168 +4291,6 @@ void mpi_intercomm_merge_(void *intercomm, void *high, void *newintracomm, MPI_F
 void mpi_intercomm_merge__(void *intercomm, void *high, void *newintracomm, MPI_Fint *ierr) __attribute__((alias("mpi_intercomm_merge_")));
 void mpi_intercomm_merge(void *intercomm, void *high, void *newintracomm, MPI_Fint *ierr) __attribute__((alias("mpi_intercomm_merge_")));
 void MPI_INTERCOMM_MERGE(void *intercomm, void *high, void *newintracomm, MPI_Fint *ierr) __attribute__((alias("mpi_intercomm_merge_")));
-
-typedef void (*tt_f_Win_create_t)(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr);
-static tt_f_Win_create_t f_Win_create;
-void mpi_win_create_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_create)
-    f_Win_create = (tt_f_Win_create_t)tt_fsym("win_create");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_create, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_create(base, size, disp_unit, info, comm, win, ierr);
-    return;
-  }
-  f_Win_create(base, size, disp_unit, info, comm, win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_create__(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
-void mpi_win_create(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
-void MPI_WIN_CREATE(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_create_")));
-
-typedef void (*tt_f_Win_allocate_t)(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr);
-static tt_f_Win_allocate_t f_Win_allocate;
-void mpi_win_allocate_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_allocate)
-    f_Win_allocate = (tt_f_Win_allocate_t)tt_fsym("win_allocate");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_allocate, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
-    return;
-  }
-  f_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_allocate__(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
-void mpi_win_allocate(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
-void MPI_WIN_ALLOCATE(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_allocate_")));
-
-typedef void (*tt_f_Win_free_t)(void *win, MPI_Fint *ierr);
-static tt_f_Win_free_t f_Win_free;
-void mpi_win_free_(void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_free)
-    f_Win_free = (tt_f_Win_free_t)tt_fsym("win_free");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_free, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_free(win, ierr);
-    return;
-  }
-  f_Win_free(win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_free__(void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
-void mpi_win_free(void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
-void MPI_WIN_FREE(void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_free_")));
-
-typedef void (*tt_f_Win_fence_t)(void *assert, void *win, MPI_Fint *ierr);
-static tt_f_Win_fence_t f_Win_fence;
-void mpi_win_fence_(void *assert, void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_fence)
-    f_Win_fence = (tt_f_Win_fence_t)tt_fsym("win_fence");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_fence, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_fence(assert, win, ierr);
-    return;
-  }
-  f_Win_fence(assert, win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_fence__(void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
-void mpi_win_fence(void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
-void MPI_WIN_FENCE(void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_fence_")));
-
-typedef void (*tt_f_Win_lock_t)(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr);
-static tt_f_Win_lock_t f_Win_lock;
-void mpi_win_lock_(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_lock)
-    f_Win_lock = (tt_f_Win_lock_t)tt_fsym("win_lock");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_lock, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_lock(lock_type, rank, assert, win, ierr);
-    return;
-  }
-  f_Win_lock(lock_type, rank, assert, win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_lock__(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
-void mpi_win_lock(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
-void MPI_WIN_LOCK(void *lock_type, void *rank, void *assert, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_lock_")));
-
-typedef void (*tt_f_Win_unlock_t)(void *rank, void *win, MPI_Fint *ierr);
-static tt_f_Win_unlock_t f_Win_unlock;
-void mpi_win_unlock_(void *rank, void *win, MPI_Fint *ierr)
-{
-  if (!f_Win_unlock)
-    f_Win_unlock = (tt_f_Win_unlock_t)tt_fsym("win_unlock");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Win_unlock, TT_UNSUP, TT_SITE(), 1)) {
-    f_Win_unlock(rank, win, ierr);
-    return;
-  }
-  f_Win_unlock(rank, win, ierr);
-  tt_leave(&c);
-}
-void mpi_win_unlock__(void *rank, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
-void mpi_win_unlock(void *rank, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
-void MPI_WIN_UNLOCK(void *rank, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_win_unlock_")));
-
-typedef void (*tt_f_Put_t)(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr);
-static tt_f_Put_t f_Put;
-void mpi_put_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr)
-{
-  if (!f_Put)
-    f_Put = (tt_f_Put_t)tt_fsym("put");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Put, TT_UNSUP, TT_SITE(), 1)) {
-    f_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
-    return;
-  }
-  f_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
-  tt_leave(&c);
-}
-void mpi_put__(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
-void mpi_put(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
-void MPI_PUT(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_put_")));
-
-typedef void (*tt_f_Get_t)(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr);
-static tt_f_Get_t f_Get;
-void mpi_get_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr)
-{
-  if (!f_Get)
-    f_Get = (tt_f_Get_t)tt_fsym("get");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Get, TT_UNSUP, TT_SITE(), 1)) {
-    f_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
-    return;
-  }
-  f_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierr);
-  tt_leave(&c);
-}
-void mpi_get__(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
-void mpi_get(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
-void MPI_GET(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_get_")));
-
-typedef void (*tt_f_Accumulate_t)(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr);
-static tt_f_Accumulate_t f_Accumulate;
-void mpi_accumulate_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr)
-{
-  if (!f_Accumulate)
-    f_Accumulate = (tt_f_Accumulate_t)tt_fsym("accumulate");
-  struct tt_call c;
-  if (!tt_enter(&c, TT_FN_Accumulate, TT_UNSUP, TT_SITE(), 1)) {
-    f_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
-    return;
-  }
-  f_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierr);
-  tt_leave(&c);
-}
-void mpi_accumulate__(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
-void mpi_accumulate(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
-void MPI_ACCUMULATE(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, MPI_Fint *ierr) __attribute__((alias("mpi_accumulate_")));
 
 typedef void (*tt_f_Neighbor_alltoall_t)(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, MPI_Fint *ierr);
 static tt_f_Neighbor_alltoall_t f_Neighbor_alltoall;

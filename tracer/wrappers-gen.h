@@ -71,6 +71,40 @@ enum tt_fn {
   TT_FN_Ireduce_scatter_block,
   TT_FN_Iscan,
   TT_FN_Iexscan,
+  TT_FN_Win_create,
+  TT_FN_Win_allocate,
+  TT_FN_Win_allocate_shared,
+  TT_FN_Win_create_dynamic,
+  TT_FN_Win_free,
+  TT_FN_Put,
+  TT_FN_Get,
+  TT_FN_Accumulate,
+  TT_FN_Get_accumulate,
+  TT_FN_Fetch_and_op,
+  TT_FN_Compare_and_swap,
+  TT_FN_Rput,
+  TT_FN_Rget,
+  TT_FN_Raccumulate,
+  TT_FN_Rget_accumulate,
+  TT_FN_Win_fence,
+  TT_FN_Win_lock,
+  TT_FN_Win_unlock,
+  TT_FN_Win_lock_all,
+  TT_FN_Win_unlock_all,
+  TT_FN_Win_flush,
+  TT_FN_Win_flush_all,
+  TT_FN_Win_flush_local,
+  TT_FN_Win_flush_local_all,
+  TT_FN_Win_post,
+  TT_FN_Win_start,
+  TT_FN_Win_complete,
+  TT_FN_Win_wait,
+  TT_FN_Win_test,
+  TT_FN_Win_sync,
+  TT_FN_Win_attach,
+  TT_FN_Win_detach,
+  TT_FN_Win_shared_query,
+  TT_FN_Win_get_group,
   TT_FN_Comm_size,
   TT_FN_Comm_rank,
   TT_FN_Comm_split,
@@ -92,15 +126,6 @@ enum tt_fn {
   TT_FN_Ialltoallw,
   TT_FN_Intercomm_create,
   TT_FN_Intercomm_merge,
-  TT_FN_Win_create,
-  TT_FN_Win_allocate,
-  TT_FN_Win_free,
-  TT_FN_Win_fence,
-  TT_FN_Win_lock,
-  TT_FN_Win_unlock,
-  TT_FN_Put,
-  TT_FN_Get,
-  TT_FN_Accumulate,
   TT_FN_Neighbor_alltoall,
   TT_FN_Neighbor_allgather,
   TT_FN_Init, TT_FN_Init_thread, TT_FN_Finalize, TT_FN_Abort, TT_FN_Pcontrol,
@@ -181,6 +206,37 @@ void tt_post_Ireduce_scatter(struct tt_call *c, const void *sendbuf, void *recvb
 void tt_post_Ireduce_scatter_block(struct tt_call *c, const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 void tt_post_Iscan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 void tt_post_Iexscan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+void tt_post_Win_create(struct tt_call *c, void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+void tt_post_Win_allocate(struct tt_call *c, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+void tt_post_Win_allocate_shared(struct tt_call *c, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+void tt_post_Win_create_dynamic(struct tt_call *c, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+void tt_pre_Win_free(struct tt_call *c, MPI_Win *win);
+void tt_post_Win_free(struct tt_call *c, MPI_Win *win);
+void tt_post_Put(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+void tt_post_Get(struct tt_call *c, void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+void tt_post_Accumulate(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+void tt_post_Get_accumulate(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+void tt_post_Fetch_and_op(struct tt_call *c, const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+void tt_post_Compare_and_swap(struct tt_call *c, const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+void tt_post_Rput(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+void tt_post_Rget(struct tt_call *c, void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+void tt_post_Raccumulate(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+void tt_post_Rget_accumulate(struct tt_call *c, const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+void tt_post_Win_fence(struct tt_call *c, int assert, MPI_Win win);
+void tt_post_Win_lock(struct tt_call *c, int lock_type, int rank, int assert, MPI_Win win);
+void tt_post_Win_unlock(struct tt_call *c, int rank, MPI_Win win);
+void tt_post_Win_lock_all(struct tt_call *c, int assert, MPI_Win win);
+void tt_post_Win_unlock_all(struct tt_call *c, MPI_Win win);
+void tt_post_Win_flush(struct tt_call *c, int rank, MPI_Win win);
+void tt_post_Win_flush_all(struct tt_call *c, MPI_Win win);
+void tt_post_Win_flush_local(struct tt_call *c, int rank, MPI_Win win);
+void tt_post_Win_flush_local_all(struct tt_call *c, MPI_Win win);
+void tt_post_Win_post(struct tt_call *c, MPI_Group group, int assert, MPI_Win win);
+void tt_post_Win_start(struct tt_call *c, MPI_Group group, int assert, MPI_Win win);
+void tt_post_Win_complete(struct tt_call *c, MPI_Win win);
+void tt_post_Win_wait(struct tt_call *c, MPI_Win win);
+void tt_post_Win_test(struct tt_call *c, MPI_Win win, int *flag);
+void tt_post_Win_sync(struct tt_call *c, MPI_Win win);
 void tt_post_Comm_split(struct tt_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 void tt_post_Comm_dup(struct tt_call *c, MPI_Comm comm, MPI_Comm *newcomm);
 void tt_post_Comm_create(struct tt_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
