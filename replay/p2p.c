@@ -18,6 +18,7 @@ typedef struct mbox {
   uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
   int32_t dst, src, tag, comm;
   p2p_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+  int watch;             /* the receiver waits for a send to arrive here (p2p_watch) */
 } mbox;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
@@ -264,6 +265,10 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
   } else {
     s->refs++; /* the mailbox's reference */
     enqueue(b, s);
+    if (b->watch) {
+      b->watch = 0;
+      w->wake(w->ctx, dst);
+    }
   }
   return s;
 }
@@ -286,6 +291,14 @@ p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   mbox *b = get_box(w, dst, src, tag, comm);
   return b->head && !b->head->recv ? b->head->bytes : -1;
+}
+
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
+  mbox *b = get_box(w, dst, src, tag, comm);
+  if (b->head && !b->head->recv)
+    return 1;
+  b->watch = 1;
+  return 0;
 }
 
 p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line) { return req_new(w, rank, rank, 0, 0, 0, 0, line); }

@@ -41,7 +41,8 @@ enum rop_kind {
   OP_RMA_LOCK,      /* take target peer's lock of window tag (peer2: exclusive) */
   OP_RMA_LOCK_ALL,  /* take every member's lock of window tag, shared, in rank order */
   OP_RMA_UNLOCK,    /* release peer's lock of window tag (peer -1: every member's) */
-  OP_RMA_FREE       /* the rank frees window tag */
+  OP_RMA_FREE,      /* the rank frees window tag */
+  OP_POLL_WAIT      /* wait until a message from peer with tag is in the rank's mailbox */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,
@@ -512,8 +513,6 @@ static const expander expanders[TRACE_NOPS] = {
  * (collectives do it themselves). */
 static void expand(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
-  r->nops = r->pc = 0;
-  r->phase = 0;
   r->category = 1;
   r->logged = 1;
   r->push_comm = 0;
@@ -925,6 +924,8 @@ COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   case OP_RMA_FREE:
     rma_win_free(x->rma, o->tag, r->id);
     return 1;
+  case OP_POLL_WAIT: /* the end of a polling run: its message (woken when it comes) */
+    return p2p_watch(x->w, o->peer, r->id, o->tag, o->comm) ? 1 : block_wait(x, r);
   case OP_NBC_BEGIN:
     r->nbc = p2p_group_new(x->w, r->id, r->act.line);
     return 1;
@@ -1043,24 +1044,139 @@ static void log_action(replay_ctx *x, rank *r) {
     r->stats->wait += d;
 }
 
-/* Fetches and expands the next action, or the end-of-replay program. 1: got work,
- * 0: the rank is done, -1: error. */
-static int next_action(replay_ctx *x, rank *r) {
-  if (r->ended)
-    return 0;
-  char err[1024];
-  int got = trace_next(x->t, r->id, &r->act, err, sizeof err);
-  if (got < 0) {
-    replay_fail(x, "%s", err);
-    return -1;
+/* ====== polling runs (tir/polling:wait) ======
+ *
+ * A program that polls (MPI_Iprobe, MPI_Test in a loop) leaves as many failed polls in its
+ * trace as the traced machine happened to spin, and SimGrid's replay charges each one
+ * (smpi/iprobe, smpi/test, growing with smpi/grow-injected-times): the prediction then
+ * depends on the traced run's timing. So by default a *run* is read ahead: the failed polls
+ * of one key, consecutive in the rank's trace but for compute lines between them (and after
+ * the last one), that is `iprobe SRC TAG 0` lines (SRC, TAG possibly the wildcards -555,
+ * -444) or tir-trace's `test SRC DST TAG 0` lines. The line that follows decides:
+ *  - iprobe run, then a successful `iprobe S T 1`, a `probe S T`, a `recv`/`irecv` from S
+ *    with tag T that the run's key matches: the run (polls and computes) is replaced by a
+ *    wait until a message from S with tag T is in the rank's mailbox, then the line runs;
+ *  - test run, then the completion of its request (`test SRC DST TAG` with FLAG 1 or none,
+ *    which becomes a `wait` of that key; a `wait` of that key; a `waitall`): the run is
+ *    dropped, and the completion waits for the request;
+ *  - anything else (another line, another key's poll, the end of the trace): the run replays
+ *    as recorded, each poll as SimGrid's (nothing is lost, only read ahead).
+ * A successful poll with no failed one before it waits the same way (`iprobe S T 1` for its
+ * message, tir-trace's `test S D T 1` as a wait), so that the number of failed polls, zero
+ * included, never changes the time. SimGrid's own `test` lines (no FLAG) and polls of
+ * alternating keys keep SimGrid's semantics.
+ * A run and the line that ends it are one action for the -v log, the statistics' categories
+ * and the timelines (the run's lines count as actions). */
+
+#define ANY_SOURCE_VALUE (-555) /* SimGrid's MPI_ANY_SOURCE: tir-trace writes it in failed */
+#define ANY_TAG_VALUE (-444)    /* iprobes with a wildcard, as MPI gives no source then */
+
+static int is_failed_poll(const trace_action *a) {
+  return (a->op == TRACE_IPROBE || a->op == TRACE_TEST) && a->count == 0;
+}
+
+static int same_run_key(const poll_run *p, const trace_action *a) {
+  return (int)a->op == p->op && a->peer == p->peer && a->tag == p->tag && a->comm == p->comm &&
+         (a->op != TRACE_TEST || a->peer2 == p->peer2);
+}
+
+static void run_add(poll_run *p, double item) {
+  if (p->n == p->cap)
+    x_grow(&p->items, &p->cap, p->n + 1, sizeof *p->items);
+  p->items[p->n++] = item;
+}
+
+/* The run as recorded, appended to r's program: its polls and computes. */
+static void run_as_recorded(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  r->push_comm = p->comm;
+  for (size_t i = 0; i < p->n; i++) {
+    if (p->items[i] >= 0) {
+      if (x->o->cfg.simulate_computation && p->items[i] != 0)
+        push_amount(r, OP_EXEC, p->items[i]);
+    } else if (p->op == TRACE_IPROBE) {
+      push_p2p(r, OP_IPROBE, 0, p->peer, p->tag, 0);
+    } else {
+      rop *o = push(r, OP_TEST_STORE);
+      *o = (rop){.kind = OP_TEST_STORE, .peer = p->peer, .peer2 = p->peer2, .tag = p->tag, .comm = p->comm};
+    }
   }
-  r->act_start = *x->now;
-  if (got == 0) {
-    r->ended = 1;
-    r->in_action = 0;
-    r->nops = r->pc = 0;
-    r->phase = 0;
-    push(r, OP_WAITALL_END);
+  p->op = 0;
+  p->n = 0;
+}
+
+/* Takes r->act into the run when it is one of its lines (or starts one): 1, else 0. A
+ * failed poll of another key first appends the current run as recorded. */
+static int absorb(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  const trace_action *a = &r->act;
+  if (p->op && a->op == TRACE_COMPUTE) {
+    run_add(p, a->amount);
+  } else if (is_failed_poll(a)) {
+    if (p->op && !same_run_key(p, a))
+      run_as_recorded(x, r);
+    if (!p->op)
+      *p = (poll_run){.op = a->op, .peer = a->peer, .peer2 = a->peer2, .tag = a->tag, .comm = a->comm,
+                      .items = p->items, .cap = p->cap};
+    run_add(p, -1);
+  } else {
+    return 0;
+  }
+  r->stats->actions++;
+  return 1;
+}
+
+/* Whether r->act names a message by a concrete source and tag that the iprobe run p's key
+ * (wildcards allowed; NULL: any key) matches: a successful iprobe, a probe, a receive. */
+static int names_message(const poll_run *p, const trace_action *a) {
+  int kind = a->op == TRACE_PROBE || a->op == TRACE_RECV || a->op == TRACE_IRECV ||
+             (a->op == TRACE_IPROBE && a->count == 1);
+  if (!kind || a->peer < 0 || a->tag == ANY_TAG_VALUE)
+    return 0;
+  return !p || (a->comm == p->comm && (p->peer == ANY_SOURCE_VALUE || p->peer == a->peer) &&
+                (p->tag == ANY_TAG_VALUE || p->tag == a->tag));
+}
+
+/* Whether r->act completes the request a test run polled: its test (FLAG 1 or none), its
+ * wait, or a waitall. */
+static int ends_test_run(const poll_run *p, const trace_action *a) {
+  return a->op == TRACE_WAITALL || ((a->op == TRACE_TEST || a->op == TRACE_WAIT) && a->peer == p->peer &&
+                                    a->peer2 == p->peer2 && a->tag == p->tag && a->comm == p->comm);
+}
+
+/* Ends the run before r->act (its recorded polls, or nothing when r->act is what it waited
+ * for), and puts the wait for r->act's message or request first: after an iprobe run, or
+ * for a successful `iprobe S T 1`, a wait until the message is in the mailbox; after a test
+ * run, or for tir-trace's `test S D T 1`, the test becomes a wait of its key (returns 1:
+ * r->act is replaced). */
+static int close_run(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  const trace_action *a = &r->act;
+  int ended = p->op == TRACE_IPROBE ? names_message(p, a) : p->op == TRACE_TEST && ends_test_run(p, a);
+  if (p->op && !ended)
+    run_as_recorded(x, r);
+  int iprobe_run = ended && p->op == TRACE_IPROBE;
+  p->op = 0;
+  p->n = 0;
+  if (iprobe_run || (a->op == TRACE_IPROBE && names_message(NULL, a))) {
+    rop *o = push_p2p(r, OP_POLL_WAIT, 0, a->peer, a->tag, 0);
+    o->comm = a->comm;
+    return 0;
+  }
+  if (a->op != TRACE_TEST || !(ended || a->count == 1))
+    return 0;
+  rop *o = push(r, OP_WAIT_STORE); /* the completing test, as a wait */
+  *o = (rop){.kind = OP_WAIT_STORE, .peer = a->peer, .peer2 = a->peer2, .tag = a->tag, .comm = a->comm};
+  r->category = 2;
+  r->logged = 1;
+  return 1;
+}
+
+/* The end of the rank's trace: its pending requests and one-sided operations. */
+static void end_program(replay_ctx *x, rank *r) {
+  r->ended = 1;
+  r->in_action = 0;
+  push(r, OP_WAITALL_END);
     push_rma(r, OP_RMA_WAIT, 0, -1); /* its one-sided operations, if any, complete */
     if (x->o->cfg.finalization_barrier) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
@@ -1068,13 +1184,37 @@ static int next_action(replay_ctx *x, rank *r) {
       r->push_comm = 0;
       push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
     }
+}
+
+/* Fetches and expands the next action (with the polling run it ends, if any), or the
+ * end-of-replay program. 1: got work, 0: the rank is done, -1: error. */
+static int next_action(replay_ctx *x, rank *r) {
+  if (r->ended)
+    return 0;
+  char err[1024];
+  int got;
+  r->nops = r->pc = 0;
+  r->phase = 0;
+  while ((got = trace_next(x->t, r->id, &r->act, err, sizeof err)) > 0 && !x->o->cfg.polling_simgrid &&
+         absorb(x, r))
+    ;
+  if (got < 0) {
+    replay_fail(x, "%s", err);
+    return -1;
+  }
+  r->act_start = *x->now;
+  if (got == 0) {
+    if (r->run.op)
+      run_as_recorded(x, r);
+    end_program(x, r);
     return 1;
   }
   r->in_action = 1;
   replay_note_action(x, r, 1);
   if (r->act.op == TRACE_REGION || r->act.op == TRACE_REGION_END)
     replay_note_region(x, r->id, r->act.op == TRACE_REGION ? r->act.str : NULL);
-  expand(x, r);
+  if (x->o->cfg.polling_simgrid || !close_run(x, r))
+    expand(x, r);
   return 1;
 }
 
@@ -1132,6 +1272,7 @@ static void release_held(rank *r) {
 
 void rank_free(rank *r) {
   release_held(r);
+  free(r->run.items);
   free(r->ops);
   free(r->slots);
   free(r->wl);

@@ -36,7 +36,8 @@ typedef enum trace_op {
  *  compute, sleep:            amount = FLOPS or SECONDS
  *  send/isend:                peer = DST, tag, count, dtype
  *  recv/irecv:                peer = SRC, tag, count (negative: probe first), dtype
- *  test/wait:                 peer = SRC, peer2 = DST, tag
+ *  test/wait:                 peer = SRC, peer2 = DST, tag; test: count = FLAG (tir: 0 a
+ *                             poll that completed nothing, 1 the completion; -1 absent)
  *  sendRecv:                  count = SENDCOUNT, peer = DST, count2 = RECVCOUNT,
  *                             peer2 = SRC, dtype = DT_S, dtype2 = DT_R
  *  bcast:                     count, peer = ROOT (default 0), dtype

@@ -359,8 +359,17 @@ static INLINE int fast_args(cur *c, trace_parser *p, int op, int n, trace_action
   case TRACE_SEND: case TRACE_ISEND: case TRACE_RECV: case TRACE_IRECV:
     return ff_int(c, &a->peer) && ff_int(c, &a->tag) && ff_count(c, R_SSIZE, &a->count) &&
            ff_dtype(c, 0, &a->dtype);
-  case TRACE_TEST: case TRACE_WAIT:
+  case TRACE_WAIT:
     return ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag);
+  case TRACE_TEST: /* [FLAG]: "0" or "1" (pf_waittest), absent: -1 */
+    if (!(ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag)))
+      return 0;
+    if (at_end(c)) {
+      a->count = -1;
+      return 1;
+    }
+    a->count = c->s[0] - '0';
+    return (c->s[0] == '0' || c->s[0] == '1') && next_tok(c, c->s + 1);
   case TRACE_PUT: case TRACE_ACCUMULATE: case TRACE_RPUT: case TRACE_RACCUMULATE:
     return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count);
   case TRACE_GET: case TRACE_RGET: /* what comes back: count2 (pf_rma) */

@@ -107,7 +107,7 @@ static const op_def ops[TRACE_NOPS] = {
   [TRACE_ISEND] = {3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
   [TRACE_RECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
   [TRACE_IRECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_TEST] = {3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_TEST] = {3, 1, 0, R_NONE, "SRC DST TAG [FLAG]", pf_waittest},
   [TRACE_WAIT] = {3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
   [TRACE_WAITALL] = {0, 0, 0, R_NONE, "", pf_none},
   [TRACE_SENDRECV] = {6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
@@ -532,10 +532,16 @@ static int pf_p2p(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   return f_dtype(p, 4, "DATATYPE", &a->dtype, err, errlen);
 }
 
+/* wait / test SRC DST TAG; test's FLAG (tir: 0 for a poll that completed nothing, 1 for the
+ * completion) is read when it is "0" or "1", else (absent, or another extra argument, which
+ * SimGrid ignores) count is -1. */
 static int pf_waittest(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   if (f_int(p, 1, "SRC", &a->peer, err, errlen) < 0 ||
       f_int(p, 2, "DST", &a->peer2, err, errlen) < 0)
     return -1;
+  const char *flag = arg(p, 4);
+  if (a->op == TRACE_TEST)
+    a->count = flag && (!strcmp(flag, "0") || !strcmp(flag, "1")) ? flag[0] - '0' : -1;
   return f_int(p, 3, "TAG", &a->tag, err, errlen);
 }
 

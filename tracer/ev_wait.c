@@ -8,8 +8,11 @@
  * one `waitall`; one that completes only some is written as one `wait` per request (a
  * `waitall` would make the replay wait for the others too early, possibly forever).
  * A test that completes nothing is written as one `test` on the first pending request
- * given (SimGrid's replay models the polling cost per test line). Requests the tracer does
+ * given (SimGrid's replay models the polling cost per test line); in tir mode test lines end
+ * with a FLAG, 0 for such a poll, 1 for a completion. Requests the tracer does
  * not know (MPI_REQUEST_NULL, from unexpressed calls) write nothing. */
+#include <string.h>
+
 #include "tt.h"
 #include "tt_out.h"
 #include "tt_req.h"
@@ -21,9 +24,13 @@ static void save(struct tt_call *c, int n, const MPI_Request *reqs) {
   c->nsaved = n;
 }
 
-static void key_line(struct tt_call *c, const char *action, struct tt_req *r) {
+/* `ACTION S D T`; a test gets its FLAG (tir mode: 0 a poll that completed nothing, 1 the
+ * completion), by which the replay tells a polling loop (tir/polling, doc/model.md). */
+static void key_line(struct tt_call *c, const char *action, struct tt_req *r, int flag) {
   tt_ln(c, action);
   tt_req_key(r);
+  if (!tt.simgrid && !strcmp(action, TT_KW(TEST)))
+    tt_out_int(flag);
   tt_out_end();
 }
 
@@ -53,7 +60,7 @@ static void complete(struct tt_call *c, MPI_Request h, const MPI_Status *st, con
   }
   tt_req_resolve(r, st);
   if (r->stored)
-    key_line(c, action, r);
+    key_line(c, action, r, 1);
   if (r->persistent)
     tt_req_set_active(r, 0);
   else
@@ -66,7 +73,7 @@ static void poll_line(struct tt_call *c, int n) {
   for (int i = 0; i < n; i++) {
     struct tt_req *r = tt_req_find(s[i]);
     if (r && r->active && r->stored) {
-      key_line(c, TT_KW(TEST), r);
+      key_line(c, TT_KW(TEST), r, 0);
       return;
     }
   }
