@@ -97,72 +97,16 @@ void output_json_string(FILE *f, const char *s) {
 
 /* ====== trace.meta: how the trace was taken ====== */
 
-/* The keys of trace.meta the report carries ("unknown" when absent). */
-typedef struct meta {
-  char *file;           /* trace.meta's path, NULL when there is none */
-  char *counter_source; /* instructions, thread_cputime, ... */
-  char *counter_rate;   /* compute units per second of CPU time, or none */
-} meta;
-
-/* trace.meta beside the index: in TRACE when it is a folder, else in TRACE's folder. */
-static char *meta_path(const char *trace) {
-  struct stat st;
-  if (stat(trace, &st) == 0 && S_ISDIR(st.st_mode))
-    return x_asprintf("%s/trace.meta", trace);
-  const char *slash = strrchr(trace, '/');
-  return slash ? x_asprintf("%.*s/trace.meta", (int)(slash - trace), trace) : x_strdup("trace.meta");
-}
-
-static char *trim(char *s) {
-  s += strspn(s, " \t");
-  size_t n = strlen(s);
-  while (n > 0 && strchr(" \t\r\n", s[n - 1]))
-    s[--n] = 0;
-  return s;
-}
-
-/* Reads `key = value` lines; '#' lines and lines without '=' are skipped. */
-static void meta_read(const char *trace, meta *m) {
-  memset(m, 0, sizeof *m);
-  char *path = meta_path(trace), *line = NULL;
-  size_t cap = 0;
-  FILE *f = fopen(path, "r");
-  if (f) {
-    m->file = path;
-    while (getline(&line, &cap, f) > 0) {
-      char *eq = strchr(line, '=');
-      if (*trim(line) == '#' || !eq)
-        continue;
-      *eq = 0;
-      char *k = trim(line), *v = trim(eq + 1);
-      if (!strcmp(k, "counter_source"))
-        free(m->counter_source), m->counter_source = x_strdup(v);
-      else if (!strcmp(k, "counter_rate") || (!strcmp(k, "rate") && !m->counter_rate))
-        free(m->counter_rate), m->counter_rate = x_strdup(v);
-    }
-    fclose(f);
-  } else
-    free(path);
-  free(line);
-}
-
-static void meta_free(meta *m) {
-  free(m->file);
-  free(m->counter_source);
-  free(m->counter_rate);
-}
-
 static void write_meta(FILE *f, const char *trace) {
-  meta m;
-  meta_read(trace, &m);
+  trace_meta m;
+  trace_meta_read(trace, &m);
   fprintf(f, "  \"trace_meta\": {\"file\": ");
-  output_json_string(f, m.file);
+  output_json_string(f, m.found ? m.path : NULL);
   fprintf(f, ", \"counter_source\": ");
-  output_json_string(f, m.counter_source ? m.counter_source : "unknown");
+  output_json_string(f, *m.counter_source ? m.counter_source : "unknown");
   fprintf(f, ", \"counter_rate\": ");
-  output_json_string(f, m.counter_rate ? m.counter_rate : "unknown");
+  output_json_string(f, *m.counter_rate ? m.counter_rate : "unknown");
   fprintf(f, "},\n");
-  meta_free(&m);
 }
 
 /* ====== settings ====== */
@@ -277,6 +221,13 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
   fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
           r->wall_seconds > 0 ? (double)r->actions / r->wall_seconds : 0.0);
+  if (r->truncated) { /* --allow-truncated on a trace cut short */
+    fprintf(f, "  \"truncated\": {\"ranks_blocked\": %d, \"ranks_cut\": [", r->nblocked);
+    for (int i = 0, n = 0; i < r->np; i++)
+      if (r->cut[i])
+        fprintf(f, "%s%d", n++ ? ", " : "", i);
+    fprintf(f, "]},\n");
+  }
   write_meta(f, o->trace);
   write_settings(f, &o->cfg);
   fprintf(f, "  \"ranks\": [\n");

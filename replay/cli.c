@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 enum { O_REPORT = 256, O_VALIDATE, O_STRICT, O_LIST_ALGOS, O_HELP_CFG, O_ENERGY, O_TIMELINE, O_TL_FORMAT,
-       O_TL_WINDOW, O_POWER_TRACE };
+       O_TL_WINDOW, O_POWER_TRACE, O_ALLOW_TRUNCATED };
 
 typedef struct opt_doc {
   struct option o;
@@ -48,6 +48,8 @@ static const opt_doc opts[] = {
     {{"power-trace", required_argument, 0, O_POWER_TRACE}, "FILE", "write host power over time (CSV; energy on)"},
     {{"validate", no_argument, 0, O_VALIDATE}, NULL, "check the traces statically, do not simulate"},
     {{"strict", no_argument, 0, O_STRICT}, NULL, "SimGrid's trace-format quirks become errors"},
+    {{"allow-truncated", no_argument, 0, O_ALLOW_TRUNCATED}, NULL,
+     "a trace cut short (killed run): replay what every rank recorded, stop there"},
     {{"energy", no_argument, 0, O_ENERGY}, NULL, "same as --cfg=plugin:host_energy"},
     {{"list-algorithms", no_argument, 0, O_LIST_ALGOS}, NULL, "list collective algorithms and selectors"},
     {{"help-cfg", no_argument, 0, O_HELP_CFG}, NULL, "list the configuration keys"},
@@ -60,7 +62,7 @@ typedef struct cli {
   const char *platform, *hostfile, *report, *trace, *model;
   const char *timeline, *tl_format, *power_trace;
   double win_start, win_end;
-  int np, verbose, quiet, validate, strict;
+  int np, verbose, quiet, validate, strict, allow_truncated;
   const char **cfgs;
   size_t ncfg, cfg_cap;
 } cli;
@@ -136,6 +138,7 @@ static int parse(int argc, char **argv, cli *c, int *rc) {
       break;
     case O_VALIDATE: c->validate = 1; break;
     case O_STRICT: c->strict = 1; break;
+    case O_ALLOW_TRUNCATED: c->allow_truncated = 1; break;
     case O_LIST_ALGOS: list_algorithms(); return *rc = 0, -1;
     case O_HELP_CFG: cfg_print_keys(stdout); return *rc = 0, -1;
     case 'h': usage(stdout); return *rc = 0, -1;
@@ -198,8 +201,24 @@ static int apply_cfg(const cli *c, platform *p, config *cfg, char *err, size_t e
   return 0;
 }
 
+/* A truncated trace's replay: where it stopped, which ranks were cut, which were blocked. */
+static void print_truncation(const replay_result *r) {
+  printf("Truncated trace: %s at %.12g s; %d of %d ranks cut:", r->nblocked ? "the replay stopped where ranks ran out"
+         : "every rank replayed what it recorded, the last ending", r->simulated_time, r->ncut, r->np);
+  for (int i = 0, shown = 0; i < r->np && shown < 64; i++)
+    if (r->cut[i])
+      printf(" %d", i), shown++;
+  if (r->ncut > 64)
+    printf(" ...");
+  if (r->ncut == 0)
+    printf(" none");
+  printf("; %d rank%s blocked at the end\n", r->nblocked, r->nblocked == 1 ? "" : "s");
+}
+
 static void print_summary(const cli *c, const replay_result *r, const platform *p) {
   printf("Simulated time: %.12g s\n", r->simulated_time);
+  if (r->truncated)
+    print_truncation(r);
   if (c->quiet)
     return;
   printf("Ranks: %d, actions: %llu, messages: %llu, replay wall time: %.3f s (%.0f actions/s)\n", r->np,
@@ -224,7 +243,7 @@ static int cli_warn(void *ctx, const char *msg) {
 /* --validate: static checks, no simulation. */
 static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   char err[2048];
-  trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout};
+  trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout, .allow_truncated = o->allow_truncated};
   trace_set *t = trace_open(o->trace, &to, err, sizeof err);
   if (!t) {
     fprintf(errout, "tir-replay: %s\n", err);
@@ -331,7 +350,8 @@ static int run(cli *c) {
     return TIR_EXIT_INPUT;
   }
   replay_opts o = {.trace = c->trace, .hostfile = c->hostfile, .plat = p, .np = c->np, .strict = c->strict,
-                   .warn = stderr, .log = c->verbose ? stdout : NULL, .progress = !c->quiet && isatty(2)};
+                   .warn = stderr, .log = c->verbose ? stdout : NULL, .progress = !c->quiet && isatty(2),
+                   .allow_truncated = c->allow_truncated};
   o.model = net_model_find(c->model ? c->model : "hybrid");
   int rc = TIR_EXIT_INPUT;
   if (!o.model)

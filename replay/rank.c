@@ -296,7 +296,11 @@ static void ex_init(replay_ctx *x, rank *r) {
   bookkeeping(r, 0);
 }
 
-static void ex_unlogged(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 0); } /* finalize, regions */
+static void ex_unlogged(replay_ctx *x, rank *r) { /* finalize, regions */
+  (void)x;
+  bookkeeping(r, 0);
+  r->finalized |= r->act.op == TRACE_FINALIZE;
+}
 static void ex_nothing(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 1); }  /* comm_size, location */
 
 static void ex_comm_create(replay_ctx *x, rank *r) {

@@ -90,6 +90,7 @@ typedef struct rank {
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
   poll_run run;         /* polls read ahead (tir/polling:wait) */
+  int finalized;        /* its trace reached `finalize` (a trace cut short has none) */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -31,6 +31,8 @@ struct replay_ctx {
   double last_end;    /* simulated time of the last rank's end */
   double last_origin; /* that rank's timer origin (its init) */
   replay_rank *res_ranks; /* per-rank statistics (the result's array) */
+  trace_meta meta;    /* what the trace's trace.meta says (incomplete run?) */
+  int stopped;        /* allow_truncated: the replay stopped with ranks blocked */
 };
 
 void replay_enqueue(replay_ctx *x, int rank);

@@ -100,6 +100,11 @@ typedef struct trace_opts {
                  another rank in a per-rank file) */
   int (*warn)(void *ctx, const char *msg); /* called for warnings (may be NULL) */
   void *warn_ctx;
+  int allow_truncated; /* a file cut short (truncated gzip stream, last line cut) ends its
+                          rank's trace, with one warning, instead of being an error */
+  int incomplete;      /* the traced run did not complete (trace.meta): a last line without
+                          newline was cut, an error unless allow_truncated (else: SimGrid's
+                          quirk, the line is dropped with a warning) */
 } trace_opts;
 
 typedef struct trace_set trace_set;
@@ -122,6 +127,30 @@ int trace_set_np(trace_set *t, int np, char *err, size_t errlen);
  * trace) or -1 with "FILE:LINE: message" in err (bad line, unknown action, bad number,
  * unknown datatype, truncated or corrupt gzip stream, read error). */
 int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen);
+
+/* How rank's file ended, so far: 0, or it was cut short (shared mode: the one file). */
+#define TRACE_CUT_GZIP 1 /* a gzip stream without its end (the writer was killed) */
+#define TRACE_CUT_LINE 2 /* a last line without newline */
+int trace_rank_cut(const trace_set *t, int rank);
+
+/* trace.meta, which tir-trace writes beside the index (doc/tracer.md): how the traced run
+ * ended, and how its compute volumes were measured. Absent keys (older traces) read as
+ * unknown ("" or -1). */
+typedef struct trace_meta {
+  int found;             /* the file was read */
+  char path[4096];       /* where it was looked for */
+  char status[64];       /* its status's first word ("complete", "killed", "disk-full",
+                            "running", older "incomplete") */
+  int complete;          /* 1 when status is "complete" or nothing says otherwise */
+  int ranks_finished;    /* ranks that reached MPI_Finalize */
+  int np;
+  char counter_source[64]; /* instructions, thread_cputime */
+  char counter_rate[64];   /* compute units per second of CPU time, or none */
+} trace_meta;
+
+/* Reads the trace.meta of the trace set named path (a directory: DIR/trace.meta; an index
+ * or trace file: trace.meta in its folder). Never fails: m->found says whether it was read. */
+void trace_meta_read(const char *path, trace_meta *m);
 
 /* Bytes consumed so far from the underlying files (compressed), and their total size:
  * for progress estimates. */
