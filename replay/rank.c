@@ -1063,12 +1063,14 @@ static void log_action(replay_ctx *x, rank *r) {
  *  - test run, then the completion of its request (`test SRC DST TAG` with FLAG 1 or none,
  *    which becomes a `wait` of that key; a `wait` of that key; a `waitall`): the run is
  *    dropped, and the completion waits for the request;
- *  - anything else (another line, another key's poll, the end of the trace): the run replays
- *    as recorded, each poll as SimGrid's (nothing is lost, only read ahead).
- * A successful poll with no failed one before it waits the same way (`iprobe S T 1` for its
- * message, tir-trace's `test S D T 1` as a wait), so that the number of failed polls, zero
- * included, never changes the time. SimGrid's own `test` lines (no FLAG) and polls of
- * alternating keys keep SimGrid's semantics.
+ *  - anything else (another line, another key's poll, the end of the trace): the run's polls
+ *    cost nothing (they found nothing and the program waits for nothing: progress polls,
+ *    such as ARMCI-MPI's, or the polls of a loop over several keys) and its computes are
+ *    replayed (the work between them).
+ * A successful poll waits the same way (`iprobe S T 1` for its message, tir-trace's
+ * `test S D T 1` as a wait), failed polls before it or not, so that the number of failed
+ * polls, zero included, never changes the time. SimGrid's own `test` lines (no FLAG) keep
+ * SimGrid's semantics.
  * A run and the line that ends it are one action for the -v log, the statistics' categories
  * and the timelines (the run's lines count as actions). */
 
@@ -1090,27 +1092,19 @@ static void run_add(poll_run *p, double item) {
   p->items[p->n++] = item;
 }
 
-/* The run as recorded, appended to r's program: its polls and computes. */
-static void run_as_recorded(replay_ctx *x, rank *r) {
+/* A run that no message or completion ends, appended to r's program: its computes (the
+ * work between the polls), not its polls, which found nothing and wait for nothing. */
+static void run_without_polls(replay_ctx *x, rank *r) {
   poll_run *p = &r->run;
-  r->push_comm = p->comm;
-  for (size_t i = 0; i < p->n; i++) {
-    if (p->items[i] >= 0) {
-      if (x->o->cfg.simulate_computation && p->items[i] != 0)
-        push_amount(r, OP_EXEC, p->items[i]);
-    } else if (p->op == TRACE_IPROBE) {
-      push_p2p(r, OP_IPROBE, 0, p->peer, p->tag, 0);
-    } else {
-      rop *o = push(r, OP_TEST_STORE);
-      *o = (rop){.kind = OP_TEST_STORE, .peer = p->peer, .peer2 = p->peer2, .tag = p->tag, .comm = p->comm};
-    }
-  }
+  for (size_t i = 0; i < p->n; i++)
+    if (p->items[i] > 0 && x->o->cfg.simulate_computation)
+      push_amount(r, OP_EXEC, p->items[i]);
   p->op = 0;
   p->n = 0;
 }
 
 /* Takes r->act into the run when it is one of its lines (or starts one): 1, else 0. A
- * failed poll of another key first appends the current run as recorded. */
+ * failed poll of another key first ends the current run (run_without_polls). */
 static int absorb(replay_ctx *x, rank *r) {
   poll_run *p = &r->run;
   const trace_action *a = &r->act;
@@ -1118,7 +1112,7 @@ static int absorb(replay_ctx *x, rank *r) {
     run_add(p, a->amount);
   } else if (is_failed_poll(a)) {
     if (p->op && !same_run_key(p, a))
-      run_as_recorded(x, r);
+      run_without_polls(x, r);
     if (!p->op)
       *p = (poll_run){.op = a->op, .peer = a->peer, .peer2 = a->peer2, .tag = a->tag, .comm = a->comm,
                       .items = p->items, .cap = p->cap};
@@ -1148,8 +1142,8 @@ static int ends_test_run(const poll_run *p, const trace_action *a) {
                                     a->peer2 == p->peer2 && a->tag == p->tag && a->comm == p->comm);
 }
 
-/* Ends the run before r->act (its recorded polls, or nothing when r->act is what it waited
- * for), and puts the wait for r->act's message or request first: after an iprobe run, or
+/* Ends the run before r->act (its computes, or nothing when r->act is what it waited for),
+ * and puts the wait for r->act's message or request first: after an iprobe run, or
  * for a successful `iprobe S T 1`, a wait until the message is in the mailbox; after a test
  * run, or for tir-trace's `test S D T 1`, the test becomes a wait of its key (returns 1:
  * r->act is replaced). */
@@ -1158,7 +1152,7 @@ static int close_run(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
   int ended = p->op == TRACE_IPROBE ? names_message(p, a) : p->op == TRACE_TEST && ends_test_run(p, a);
   if (p->op && !ended)
-    run_as_recorded(x, r);
+    run_without_polls(x, r);
   int iprobe_run = ended && p->op == TRACE_IPROBE;
   p->op = 0;
   p->n = 0;
@@ -1209,7 +1203,7 @@ static int next_action(replay_ctx *x, rank *r) {
   r->act_start = *x->now;
   if (got == 0) {
     if (r->run.op)
-      run_as_recorded(x, r);
+      run_without_polls(x, r);
     end_program(x, r);
     return 1;
   }
