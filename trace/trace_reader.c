@@ -76,9 +76,9 @@ typedef struct tstream {
   size_t want;     /* buffer size to allocate on opening */
   long lineno;     /* number of the last line handed out */
   int state;       /* S_NEW (not opened yet), S_OPEN, S_END, S_FAILED */
+  int cut;         /* TRACE_CUT_*: the file ends in a truncated gzip stream, or mid-line */
   uint64_t size;   /* file size (compressed bytes), from stat */
   trace_parser *parser; /* per-rank mode: its rank's parser (trace_next's usual case) */
-  int cut;         /* TRACE_CUT_*: the file ends in a truncated gzip stream, or mid-line */
 } tstream;
 
 typedef struct qline { /* a line read ahead for another rank (shared mode) */

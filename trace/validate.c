@@ -43,7 +43,7 @@ typedef struct vrank {
   int dflt;               /* size of the default datatype (0 before init) */
   int64_t pending;        /* requests in the store (the store is empty when 0) */
   vtable reqs;            /* pending requests by key */
-  uint64_t ncoll[TRACE_NOPS]; /* calls of each collective op */
+  uint64_t ncoll[TRACE_EXSCAN + 1]; /* calls of each collective op (all <= TRACE_EXSCAN) */
   uint64_t coll_hash;     /* FNV-1a of the sequence of (op, root) */
   int64_t nreq_lines;     /* lines that made a request without a peer key (non-blocking
                              collectives, request-based RMA): the K-th one's key is (me, me, -K) */
@@ -225,7 +225,8 @@ static void message(vstate *v, const trace_action *a, int side, int src, int dst
     v->ranks[a->rank].recvd += bytes;
 }
 
-static void start_request(vstate *v, const trace_action *a, int src, int dst, int tag) {
+static inline __attribute__((always_inline)) void start_request(vstate *v, const trace_action *a, int src, int dst,
+                                                                 int tag) {
   vrank *r = &v->ranks[a->rank];
   ventry *e = vt_get(&r->reqs, src, dst, tag, 1);
   if (!e->n[0]++) {
@@ -309,8 +310,11 @@ static void vector(vstate *v, const trace_action *a, const int64_t *vec, const c
 }
 
 /* Counts, root and sequence hash of a collective. */
+static void nbc_request(vstate *v, const trace_action *a);
+
 static void collective(vstate *v, const trace_action *a, int rooted) {
   vrank *r = &v->ranks[a->rank];
+  nbc_request(v, a);
   if (rooted && a->comm == 0)
     in_range(v, a, a->peer, "ROOT");
   if (a->op != TRACE_SCATTERV && a->op != TRACE_REDUCESCATTER)
@@ -399,7 +403,7 @@ static void win_epoch(vstate *v, const trace_action *a, ventry *w, int bit, int 
     in_range(v, a, (int)a->vec[i], "group member");
 }
 
-static void rma(vstate *v, const trace_action *a) {
+__attribute__((noinline)) static void rma(vstate *v, const trace_action *a) {
   if (a->op >= TRACE_WIN_CREATE && a->op <= TRACE_WIN_CREATE_DYNAMIC) {
     win_create(v, a);
     return;
@@ -419,19 +423,13 @@ static void rma(vstate *v, const trace_action *a) {
   }
 }
 
-/* A line that makes a request named (me, me, -K), K counting such lines. */
+/* A non-blocking collective makes a request named (me, me, -K), K counting such lines. */
 static void nbc_request(vstate *v, const trace_action *a) {
   if (a->nbc)
     start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
 }
 
 static void check_action(vstate *v, const trace_action *a) {
-  if (a->win) {
-    v->ranks[a->rank].actions++;
-    rma(v, a);
-    return;
-  }
-  nbc_request(v, a);
   v->ranks[a->rank].actions++;
   switch (a->op) {
   case TRACE_INIT: init(v, a); break;
@@ -447,7 +445,10 @@ static void check_action(vstate *v, const trace_action *a) {
     collective(v, a, 0); amount(v, a); break;
   case TRACE_BARRIER: case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER:
   case TRACE_ALLGATHERV: collective(v, a, 0); break;
-  default: break;
+  default:
+    if (a->win)
+      rma(v, a);
+    break;
   }
 }
 
@@ -508,7 +509,7 @@ static void check_windows(vstate *v, int rank) {
 
 static void check_collectives(vstate *v, int rank) {
   const vrank *r = &v->ranks[rank], *r0 = &v->ranks[0];
-  for (int op = 0; op < TRACE_NOPS; op++)
+  for (int op = 0; op <= TRACE_EXSCAN; op++)
     if (r->ncoll[op] != r0->ncoll[op]) {
       verror(v, "rank %d calls %s %llu time(s) but rank 0 calls it %llu time(s)", rank,
              trace_op_name((trace_op)op), (unsigned long long)r->ncoll[op],
