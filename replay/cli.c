@@ -212,7 +212,10 @@ static void print_truncation(const replay_result *r) {
     printf(" ...");
   if (r->ncut == 0)
     printf(" none");
-  printf("; %d rank%s blocked at the end\n", r->nblocked, r->nblocked == 1 ? "" : "s");
+  printf("; %d rank%s blocked at the end", r->nblocked, r->nblocked == 1 ? "" : "s");
+  if (r->nblocked)
+    printf(" (%llu actions not replayed)", (unsigned long long)r->unreplayed);
+  printf("\n");
 }
 
 static void print_summary(const cli *c, const replay_result *r, const platform *p) {

@@ -1074,6 +1074,12 @@ static void log_action(replay_ctx *x, rank *r) {
  * A run and the line that ends it are one action for the -v log, the statistics' categories
  * and the timelines (the run's lines count as actions). */
 
+/* Whether r->act may concern polling runs (a quick test for every action): a run is open,
+ * or it is a poll (tir/polling:wait only). */
+static inline int may_poll(const replay_ctx *x, const rank *r) {
+  return (r->run.op || r->act.op == TRACE_IPROBE || r->act.op == TRACE_TEST) && !x->o->cfg.polling_simgrid;
+}
+
 #define ANY_SOURCE_VALUE (-555) /* SimGrid's MPI_ANY_SOURCE: tir-trace writes it in failed */
 #define ANY_TAG_VALUE (-444)    /* iprobes with a wildcard, as MPI gives no source then */
 
@@ -1193,8 +1199,7 @@ static int next_action(replay_ctx *x, rank *r) {
   int got;
   r->nops = r->pc = 0;
   r->phase = 0;
-  while ((got = trace_next(x->t, r->id, &r->act, err, sizeof err)) > 0 && !x->o->cfg.polling_simgrid &&
-         absorb(x, r))
+  while ((got = trace_next(x->t, r->id, &r->act, err, sizeof err)) > 0 && may_poll(x, r) && absorb(x, r))
     ;
   if (got < 0) {
     replay_fail(x, "%s", err);
@@ -1211,7 +1216,7 @@ static int next_action(replay_ctx *x, rank *r) {
   replay_note_action(x, r, 1);
   if (r->act.op == TRACE_REGION || r->act.op == TRACE_REGION_END)
     replay_note_region(x, r->id, r->act.op == TRACE_REGION ? r->act.str : NULL);
-  if (x->o->cfg.polling_simgrid || !close_run(x, r))
+  if (!may_poll(x, r) || !close_run(x, r))
     expand(x, r);
   return 1;
 }

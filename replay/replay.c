@@ -373,15 +373,31 @@ static double wall_now(void) {
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The rest of the trace of a rank blocked when the replay stopped, read (not replayed) to
+ * see how it ends: the number of its actions. */
+static uint64_t drain(replay_ctx *x, rank *r) {
+  char err[1024];
+  uint64_t n = 0;
+  trace_action a;
+  while (trace_next(x->t, r->id, &a, err, sizeof err) > 0) {
+    r->finalized |= a.op == TRACE_FINALIZE;
+    n++;
+  }
+  r->ended = 1;
+  return n;
+}
+
 /* allow_truncated: which ranks were cut (their file ends cut short, or trace.meta says the
- * run did not complete and their trace ended without finalize), which are blocked (their
- * trace may go on: it was not read to its end), and, when the replay stopped, the date
- * reached (from the earliest init). */
+ * run did not complete and their trace ends without finalize; the traces of ranks blocked
+ * at the stop are read to their end to tell), which are blocked, and, when the replay
+ * stopped, the date reached (from the earliest init). */
 static void truncation(replay_ctx *x, replay_result *res) {
   res->cut = x_calloc((size_t)x->np, sizeof *res->cut);
   double origin = x->np ? x->ranks[0].init_time : 0;
   for (int i = 0; i < x->np; i++) {
-    const rank *r = &x->ranks[i];
+    rank *r = &x->ranks[i];
+    if (x->stopped && !r->ended)
+      res->unreplayed += drain(x, r);
     res->cut[i] = trace_rank_cut(x->t, i) != 0 || (!x->meta.complete && r->ended && !r->finalized);
     res->ncut += res->cut[i];
     res->nblocked += r->state != RS_DONE;

@@ -51,6 +51,7 @@ typedef struct replay_result {
   int truncated;
   int *cut;               /* np flags: the rank's trace was cut (owned; NULL when not truncated) */
   int ncut, nblocked;     /* ranks cut; ranks still blocked when the replay stopped */
+  uint64_t unreplayed;    /* actions of the blocked ranks' traces after where they stopped */
 } replay_result;
 
 /* Runs the replay. Returns 0, or an exit code of xalloc.h (TIR_EXIT_INPUT for bad

@@ -6,7 +6,8 @@
 # time: each takes T = 11 us x 1.9503 + 1016 / (0.341987 x 1.25 GBps)), 10 rounds; rank 1's
 # gzip file holds only its first 4 rounds and the receive of the 5th, and ends without its
 # gzip trailer (as a killed tracer leaves it). Rank 0 sends the 5th reply's request and
-# blocks in its receive: the replay stops when rank 1's last receive ends, at 9 T.
+# blocks in its receive: the replay stops when rank 1's last receive ends, at 9 T, with 11
+# actions of rank 0 not replayed (5 rounds and its finalize).
 # The same with plain files whose last line is cut mid-way and a trace.meta saying
 # `status = killed`: an error without the option, the same 9 T with it.
 . "$(dirname "$0")/setup.sh"
@@ -45,7 +46,7 @@ for d in gz plain; do
   got=$(sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p' out)
   awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 1e-9 * w && -d <= 1e-9 * w) }' ||
     { cat out; fail "$d: stopped at $got s, by hand $want s"; }
-  grep -q "^Truncated trace: the replay stopped where ranks ran out at $got s; 1 of 2 ranks cut: 1; 1 rank blocked at the end$" out ||
+  grep -q "^Truncated trace: the replay stopped where ranks ran out at $got s; 1 of 2 ranks cut: 1; 1 rank blocked at the end (11 actions not replayed)$" out ||
     { cat out; fail "$d: no truncation line"; }
   echo "ok: $d: --allow-truncated stops at $got s (by hand $want), rank 1 cut, rank 0 blocked"
 done
