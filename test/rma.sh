@@ -9,7 +9,8 @@
 # (ompi_basic_linear: rank 1 -> 0, then 0 -> 1, 0-byte messages, each starting when both
 # sides are posted) and of 3 ranks (1 and 2 -> 0 sharing node-0's link, then 0 -> 1 and 2).
 #  fence: put 100000 B and get 1000 B at one date, the fence waits for both, then a barrier;
-#  lock: ranks 0 and 1 lock rank 2 exclusively: rank 1's put waits for rank 0's unlock;
+#  lock: ranks 0 and 1 lock rank 2 exclusively: rank 1's put waits for rank 0's unlock (and
+#    so with ranks 0 and 1 on one host);
 #  lock_all: both ranks lock all (shared: no wait), get_accumulate and fetch_and_op are two
 #    transfers each (there and back), flush and flush_all wait for them; rput + wait;
 #    (rank 0 computes first, so that its first transfer does not share the link with its
@@ -44,11 +45,11 @@ def T(nbytes, share=1):
     return L * factor(LAT, 11.6436, s) + share * s / (factor(BW, 0.940694, s) * B)
 
 
-def replay(name, text, np):
+def replay(name, text, np, hosts=None):
     with open(name, "w") as f:
         f.write(text)
     with open("hf", "w") as f:
-        f.write("".join("node-%d\n" % i for i in range(np)))
+        f.write(hosts or "".join("node-%d\n" % i for i in range(np)))
     cmd = os.environ["TIR"].split() + ["-q", "--cfg=network/crosstraffic:no", "-p", os.environ["PLAT"], "-H",
                                        "hf", "-n", str(np), "--timeline", name + ".csv", name]
     out = subprocess.run(cmd, capture_output=True, text=True)
@@ -130,6 +131,14 @@ check("lock: rank 1's lock granted at rank 0's unlock", ends["1 win_lock"][0], b
 check("lock: rank 1's unlock", ends["1 win_unlock"][0], b3 + 2 * p10)
 # free barrier: 2 -> 0 alone at rank 0's entry, 1 -> 0 alone at rank 1's, then 0 -> 1 and 2 together
 check_sim("lock", sim, b3 + 2 * p10 + t16 + b3)
+
+# ---- the same with ranks 0 and 1 on node-0 (a host:2 line), rank 2 on node-1: the barrier's
+# messages now share node-0's links with each other, but rank 1's lock is still granted at
+# rank 0's unlock, and its put (node-0 -> node-1, alone) still takes T(10000)
+lock_text = open("lock.txt").read()
+ends, sim = replay("lock2.txt", lock_text, 3, "node-0:2\nnode-1\n")
+check("lock, 2 ranks per host: rank 1's lock granted at rank 0's unlock", ends["1 win_lock"][0], ends["0 win_unlock"][0])
+check("lock, 2 ranks per host: rank 1's unlock", ends["1 win_unlock"][0], ends["0 win_unlock"][0] + p10)
 
 # ---- lock_all (shared, both ranks), get_accumulate, fetch_and_op, flushes, rput
 ends, sim = replay("lockall.txt", """0 init
