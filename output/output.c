@@ -13,6 +13,7 @@
 
 #include "coll.h"
 #include "energy.h"
+#include "trace_meta.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -101,12 +102,13 @@ static void write_meta(FILE *f, const char *trace) {
   trace_meta m;
   trace_meta_read(trace, &m);
   fprintf(f, "  \"trace_meta\": {\"file\": ");
-  output_json_string(f, m.found ? m.path : NULL);
+  output_json_string(f, m.file);
   fprintf(f, ", \"counter_source\": ");
-  output_json_string(f, *m.counter_source ? m.counter_source : "unknown");
+  output_json_string(f, m.counter_source ? m.counter_source : "unknown");
   fprintf(f, ", \"counter_rate\": ");
-  output_json_string(f, *m.counter_rate ? m.counter_rate : "unknown");
+  output_json_string(f, m.counter_rate ? m.counter_rate : "unknown");
   fprintf(f, "},\n");
+  trace_meta_free(&m);
 }
 
 /* ====== settings ====== */

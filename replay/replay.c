@@ -178,7 +178,7 @@ static void read_meta(replay_ctx *x, const replay_opts *o) {
   trace_meta_read(o->trace, &x->meta);
   if (x->meta.complete || !o->warn)
     return;
-  fprintf(o->warn, "tir-replay: warning: %s: status = %s", x->meta.path, x->meta.status);
+  fprintf(o->warn, "tir-replay: warning: %s: status = %s", x->meta.file, x->meta.status);
   if (x->meta.ranks_finished >= 0 && x->meta.np > 0)
     fprintf(o->warn, ", %d of %d ranks finished", x->meta.ranks_finished, x->meta.np);
   fprintf(o->warn, ": the traced run did not complete, ranks cut short stop early%s\n",
@@ -234,6 +234,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
 
 static void teardown(replay_ctx *x) {
   rma_free(x->rma);
+  trace_meta_free(&x->meta);
   if (x->ranks)
     for (int i = 0; i < x->np; i++)
       rank_free(&x->ranks[i]);

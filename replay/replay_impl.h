@@ -5,6 +5,7 @@
 #include "comm.h"
 #include "rank.h"
 #include "rma.h"
+#include "trace_meta.h"
 
 struct replay_ctx {
   const replay_opts *o;

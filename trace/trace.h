@@ -133,25 +133,6 @@ int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen
 #define TRACE_CUT_LINE 2 /* a last line without newline */
 int trace_rank_cut(const trace_set *t, int rank);
 
-/* trace.meta, which tir-trace writes beside the index (doc/tracer.md): how the traced run
- * ended, and how its compute volumes were measured. Absent keys (older traces) read as
- * unknown ("" or -1). */
-typedef struct trace_meta {
-  int found;             /* the file was read */
-  char path[4096];       /* where it was looked for */
-  char status[64];       /* its status's first word ("complete", "killed", "disk-full",
-                            "running", older "incomplete") */
-  int complete;          /* 1 when status is "complete" or nothing says otherwise */
-  int ranks_finished;    /* ranks that reached MPI_Finalize */
-  int np;
-  char counter_source[64]; /* instructions, thread_cputime */
-  char counter_rate[64];   /* compute units per second of CPU time, or none */
-} trace_meta;
-
-/* Reads the trace.meta of the trace set named path (a directory: DIR/trace.meta; an index
- * or trace file: trace.meta in its folder). Never fails: m->found says whether it was read. */
-void trace_meta_read(const char *path, trace_meta *m);
-
 /* Bytes consumed so far from the underlying files (compressed), and their total size:
  * for progress estimates. */
 uint64_t trace_bytes_read(const trace_set *t);
