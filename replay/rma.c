@@ -6,10 +6,11 @@
  * most one of these waits at a time, so what it waits for is kept per rank (`waits`): a
  * completing operation decrements its origin's counts and wakes the origin when the wait is
  * over; a released lock grants the requests at the head of its queue that fit (one
- * exclusive, or a run of shared ones) and wakes them. Windows are found by (WIN, world rank)
- * in an open-addressing table, as communicators are (comm.c). */
+ * exclusive, or a run of shared ones) and wakes them. Windows are found by (WIN, world rank),
+ * as communicators are (idmap.h). */
 #include "rma.h"
 
+#include "idmap.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -67,11 +68,6 @@ typedef struct rank_wait {
   int lock_queued;   /* its lock request waits in a queue */
 } rank_wait;
 
-typedef struct slot {
-  int id, rank;
-  rma_win *w;
-} slot;
-
 struct rma_world {
   eng *e;
   p2p_world *p2p;
@@ -81,8 +77,7 @@ struct rma_world {
   rma_error_fn error;
   void *ctx;
   rank_wait *waits;  /* by world rank */
-  slot *slots;       /* (WIN, world rank) -> window */
-  size_t cap, n;
+  idmap map;         /* (WIN, world rank) -> window */
   rma_win **all;     /* every window, for freeing */
   size_t nall, acap;
   int64_t pending;
@@ -120,60 +115,14 @@ void rma_free(rma_world *rw) {
   for (size_t i = 0; i < rw->nall; i++)
     win_free_all(rw->all[i]);
   free(rw->all);
-  free(rw->slots);
+  idmap_free(&rw->map);
   free(rw->waits);
   free(rw);
 }
 
-/* ====== the table of windows ====== */
+/* ====== the windows ====== */
 
-static size_t hash(int id, int rank, size_t cap) {
-  return (((size_t)(unsigned)id * 2654435761u) ^ ((size_t)(unsigned)rank * 40503u)) & (cap - 1);
-}
-
-static slot *find_slot(const rma_world *rw, int id, int rank) {
-  if (!rw->cap)
-    return NULL;
-  for (size_t j = hash(id, rank, rw->cap); rw->slots[j].w; j = (j + 1) & (rw->cap - 1))
-    if (rw->slots[j].id == id && rw->slots[j].rank == rank)
-      return &rw->slots[j];
-  return NULL;
-}
-
-static void put(rma_world *rw, int id, int rank, rma_win *w);
-
-static void grow(rma_world *rw) {
-  slot *old = rw->slots;
-  size_t ocap = rw->cap;
-  rw->cap = rw->cap ? 2 * rw->cap : 256;
-  rw->slots = x_calloc(rw->cap, sizeof *rw->slots);
-  rw->n = 0;
-  for (size_t i = 0; i < ocap; i++)
-    if (old[i].w)
-      put(rw, old[i].id, old[i].rank, old[i].w);
-  free(old);
-}
-
-/* Maps (id, rank) to w, replacing an older window of that name. */
-static void put(rma_world *rw, int id, int rank, rma_win *w) {
-  slot *s = find_slot(rw, id, rank);
-  if (s) {
-    s->w = w;
-    return;
-  }
-  if (2 * (rw->n + 1) > rw->cap)
-    grow(rw);
-  size_t j = hash(id, rank, rw->cap);
-  while (rw->slots[j].w)
-    j = (j + 1) & (rw->cap - 1);
-  rw->slots[j] = (slot){id, rank, w};
-  rw->n++;
-}
-
-static rma_win *find(const rma_world *rw, int id, int rank) {
-  const slot *s = find_slot(rw, id, rank);
-  return s ? s->w : NULL;
-}
+static rma_win *find(const rma_world *rw, int id, int rank) { return idmap_get(&rw->map, id, rank); }
 
 /* rank's member entry of its live window id, or NULL. */
 static wmember *live_member(const rma_world *rw, int id, int rank, rma_win **w) {
@@ -193,8 +142,8 @@ static rma_win *new_window(rma_world *rw, int id, const comm_t *cm) {
   w->lk = x_calloc((size_t)cm->size, sizeof *w->lk);
   x_grow(&rw->all, &rw->acap, rw->nall + 1, sizeof *rw->all);
   rw->all[rw->nall++] = w;
-  for (int i = 0; i < cm->size; i++)
-    put(rw, id, cm->members[i], w);
+  for (int i = 0; i < cm->size; i++) /* replacing an older window of that name */
+    idmap_put(&rw->map, id, cm->members[i], w);
   return w;
 }
 
