@@ -66,6 +66,9 @@ static const key keys[] = {
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
+    {"tir/polling", K_STRING, "wait", 0,
+     "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "
+     "simgrid: every poll charged as SMPI does (doc/model.md)"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
     {"network/model", K_STRING, "SMPI", 0, "network model (SMPI only; see --network-model)"},
@@ -241,6 +244,12 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
                                           "network/model: only SMPI is supported here; use "
                                           "--network-model hybrid|loggps|fluid")
                                  : 0;
+  if (!strcmp(k->name, "tir/polling")) {
+    if (strcmp(value, "wait") && strcmp(value, "simgrid"))
+      return x_err(err, errlen, "tir/polling: '%s' is not wait or simgrid", value);
+    c->polling_simgrid = !strcmp(value, "simgrid");
+    return 0;
+  }
   if (!strcmp(k->name, "tir/local-solve")) {
     if (!strcmp(value, "auto"))
       c->local_solve = 2;

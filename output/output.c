@@ -239,6 +239,14 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
   fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
           r->wall_seconds > 0 ? (double)r->actions / r->wall_seconds : 0.0);
+  if (r->truncated) { /* --allow-truncated on a trace cut short */
+    fprintf(f, "  \"truncated\": {\"ranks_blocked\": %d, \"actions_not_replayed\": %llu, \"ranks_cut\": [",
+            r->nblocked, (unsigned long long)r->unreplayed);
+    for (int i = 0, n = 0; i < r->np; i++)
+      if (r->cut[i])
+        fprintf(f, "%s%d", n++ ? ", " : "", i);
+    fprintf(f, "]},\n");
+  }
   write_meta(f, o->trace);
   write_settings(f, &o->cfg);
   fprintf(f, "  \"ranks\": [\n");

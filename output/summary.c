@@ -101,8 +101,28 @@ static void print_table(FILE *out, const replay_opts *o, const replay_result *r)
   fprintf(out, "p2p: sends, receives and the waits completing them; collective: collective actions\n");
 }
 
+/* A truncated trace's replay: where it stopped, which ranks were cut, which were blocked. */
+static void print_truncation(FILE *out, const replay_result *r) {
+  fprintf(out, "Truncated trace: %s at %.12g s; %d of %d ranks cut:",
+          r->nblocked ? "the replay stopped where ranks ran out" : "every rank replayed what it recorded, the last ending",
+          r->simulated_time, r->ncut, r->np);
+  for (int i = 0, shown = 0; i < r->np && shown < 64; i++)
+    if (r->cut[i])
+      fprintf(out, " %d", i), shown++;
+  if (r->ncut > 64)
+    fprintf(out, " ...");
+  if (r->ncut == 0)
+    fprintf(out, " none");
+  fprintf(out, "; %d rank%s blocked at the end", r->nblocked, r->nblocked == 1 ? "" : "s");
+  if (r->nblocked)
+    fprintf(out, " (%llu actions not replayed)", (unsigned long long)r->unreplayed);
+  fprintf(out, "\n");
+}
+
 void output_summary(FILE *out, const replay_opts *o, const replay_result *r, int quiet, FILE *warn) {
   fprintf(out, "Simulated time: %.12g s\n", r->simulated_time);
+  if (r->truncated)
+    print_truncation(out, r);
   trace_meta m;
   double lo, hi;
   trace_meta_read(o->trace, &m);

@@ -34,7 +34,8 @@
 #include <unistd.h>
 
 enum { O_REPORT = 256, O_VALIDATE, O_STRICT, O_LIST_ALGOS, O_HELP_CFG, O_ENERGY, O_TIMELINE, O_TL_FORMAT,
-       O_TL_WINDOW, O_POWER_TRACE, O_REPLAY, O_MAP, O_TRACE, O_TRACE_FILE };
+       O_TL_WINDOW, O_POWER_TRACE, O_REPLAY, O_MAP, O_TRACE, O_TRACE_FILE,
+       O_ALLOW_TRUNCATED };
 
 #define OPTSTRING ":p:H:n:c:m:vqhV"
 #define SMPI_TRACE_FILE "smpi_simgrid.trace" /* smpirun -trace's default file */
@@ -59,6 +60,8 @@ static const opt_doc opts[] = {
     {{"power-trace", required_argument, 0, O_POWER_TRACE}, "FILE", "write host power over time (CSV; energy on)"},
     {{"validate", no_argument, 0, O_VALIDATE}, NULL, "check the traces statically, do not simulate"},
     {{"strict", no_argument, 0, O_STRICT}, NULL, "SimGrid's trace-format quirks become errors"},
+    {{"allow-truncated", no_argument, 0, O_ALLOW_TRUNCATED}, NULL,
+     "a trace cut short (killed run): replay what every rank recorded, stop there"},
     {{"energy", no_argument, 0, O_ENERGY}, NULL, "same as --cfg=plugin:host_energy"},
     {{"list-algorithms", no_argument, 0, O_LIST_ALGOS}, NULL, "list collective algorithms and selectors"},
     {{"help-cfg", no_argument, 0, O_HELP_CFG}, NULL, "list the configuration keys"},
@@ -76,7 +79,7 @@ typedef struct cli {
   const char *timeline, *tl_format, *power_trace, *window, *np_arg, *trace_file;
   char *platform_path; /* the shipped platform -p NAME found, or NULL */
   double win_start, win_end;
-  int np, verbose, quiet, validate, strict, map, smpi_trace;
+  int np, verbose, quiet, validate, strict, map, smpi_trace, allow_truncated;
   const char **cfgs;
   size_t ncfg, cfg_cap;
 } cli;
@@ -176,6 +179,7 @@ static int option(cli *c, int ch, const char *v, int *rc) {
   case 'q': c->quiet = 1; return 0;
   case O_VALIDATE: c->validate = 1; return 0;
   case O_STRICT: c->strict = 1; return 0;
+  case O_ALLOW_TRUNCATED: c->allow_truncated = 1; return 0;
   case O_MAP: c->map = 1; return 0;
   case O_TRACE: c->smpi_trace = 1; return 0;
   default: return valued(c, ch, v, rc);
@@ -417,7 +421,7 @@ static int cli_warn(void *ctx, const char *msg) {
 /* --validate: static checks, no simulation. */
 static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   char err[2048];
-  trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout};
+  trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout, .allow_truncated = o->allow_truncated};
   trace_set *t = trace_open(o->trace, &to, err, sizeof err);
   if (!t) {
     fprintf(errout, "tir-replay: %s\n", err);
@@ -534,7 +538,8 @@ static int run(cli *c) {
     return TIR_EXIT_INPUT;
   }
   replay_opts o = {.trace = c->trace, .hostfile = c->hostfile, .plat = p, .np = c->np, .strict = c->strict,
-                   .warn = stderr, .log = c->verbose ? stdout : NULL, .progress = !c->quiet && isatty(2)};
+                   .warn = stderr, .log = c->verbose ? stdout : NULL, .progress = !c->quiet && isatty(2),
+                   .allow_truncated = c->allow_truncated};
   o.model = net_model_find(c->model ? c->model : "hybrid");
   int rc = apply_cfg(c, p, &o.cfg, err, sizeof err);
   if (rc != 0)

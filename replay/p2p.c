@@ -18,6 +18,7 @@ typedef struct mbox {
   uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
   int32_t dst, src, tag, comm;
   p2p_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+  int watch;             /* the receiver waits for a send to arrive here (p2p_watch) */
 } mbox;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
@@ -29,6 +30,12 @@ typedef struct req_block {
   p2p_world *w;
   double start; /* date both sides were posted */
 } req_block;
+
+#define SLAB_N 256
+typedef struct slab {
+  struct slab *next;
+  req_block b[SLAB_N];
+} slab;
 
 typedef struct cost_memo {
   int64_t bytes; /* INT64_MIN: none */
@@ -51,8 +58,11 @@ struct p2p_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  p2p_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
-                     per request ever alive at once instead of one per request posted */
+  p2p_req *spare; /* released requests (req_block) for reuse, linked through next */
+  struct slab *slabs; /* every request ever allocated, SLAB_N at a time: freeing the world frees
+                         them all, those of transfers still running included (a replay stopped
+                         early: deadlock, error, truncated traces) */
+  int slab_used;      /* blocks handed out of slabs (the newest) */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
@@ -93,10 +103,10 @@ void p2p_free(p2p_world *w) {
     if (w->boxes[i].key)
       free_queue(w, w->boxes[i].head);
   free(w->boxes);
-  while (w->spare) {
-    p2p_req *n = w->spare->next;
-    free(w->spare);
-    w->spare = n;
+  while (w->slabs) {
+    slab *n = w->slabs->next;
+    free(w->slabs);
+    w->slabs = n;
   }
   free(w);
 }
@@ -225,10 +235,17 @@ static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
 
 static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
   p2p_req *r = w->spare;
-  if (r)
+  if (r) {
     w->spare = r->next;
-  else
-    r = x_malloc(sizeof(req_block));
+  } else {
+    if (!w->slabs || w->slab_used == SLAB_N) {
+      slab *b = x_malloc(sizeof *b);
+      b->next = w->slabs;
+      w->slabs = b;
+      w->slab_used = 0;
+    }
+    r = &w->slabs->b[w->slab_used++].r;
+  }
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
   return r;
@@ -248,6 +265,10 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
   } else {
     s->refs++; /* the mailbox's reference */
     enqueue(b, s);
+    if (b->watch) {
+      b->watch = 0;
+      w->wake(w->ctx, dst);
+    }
   }
   return s;
 }
@@ -270,6 +291,21 @@ p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   mbox *b = get_box(w, dst, src, tag, comm);
   return b->head && !b->head->recv ? b->head->bytes : -1;
+}
+
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
+  mbox *b = get_box(w, dst, src, tag, comm);
+  if (b->head && !b->head->recv)
+    return 1;
+  b->watch = 1;
+  return 0;
+}
+
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line) { return req_new(w, rank, rank, 0, 0, 0, 0, line); }
+
+void p2p_req_finish(p2p_world *w, p2p_req *r) {
+  r->complete = 1;
+  w->wake(w->ctx, r->src);
 }
 
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {

@@ -53,10 +53,18 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
 p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
 /* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm);
+/* 1 when such a send waits in dst's mailbox; else 0, and the next one posted wakes dst (the
+ * end of a polling run, rank.c). */
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm);
 /* A group request (non-blocking collective) owned by rank: complete when all the
  * requests added to it are; releasing it releases them. */
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line);
 void p2p_group_add(p2p_req *group, p2p_req *child);
+/* A request owned by rank that no message completes: its owner's other work does (a
+ * request-based one-sided operation, rma.c), with p2p_req_finish. */
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line);
+/* Marks r complete and wakes its owner. */
+void p2p_req_finish(p2p_world *w, p2p_req *r);
 /* Whether r is complete (a group: all its children). */
 int p2p_group_done(const p2p_req *r);
 static inline int p2p_req_done(const p2p_req *r) { return r->group ? p2p_group_done(r) : r->complete; }

@@ -34,10 +34,20 @@ enum rop_kind {
   OP_WAIT_SLOT,     /* MPI_Wait on one program request: peer = index from wait_from */
   OP_IPROBE,        /* one MPI_Iprobe (tir extension) */
   OP_NBC_BEGIN,     /* a non-blocking collective: the following sends/receives ... */
-  OP_NBC_END        /* ... form one request, stored under (me, me, tag) */
+  OP_NBC_END,       /* ... form one request, stored under (me, me, tag) */
+  OP_RMA,           /* start a one-sided operation: tag = window, peer = target, bytes go,
+                       amount = bytes back (ROP_BACK), ROP_STORE: a request in the store */
+  OP_RMA_WAIT,      /* wait for the rank's operations on window tag (0: all) to peer (-1: all) */
+  OP_RMA_LOCK,      /* take target peer's lock of window tag (peer2: exclusive) */
+  OP_RMA_LOCK_ALL,  /* take every member's lock of window tag, shared, in rank order */
+  OP_RMA_UNLOCK,    /* release peer's lock of window tag (peer -1: every member's) */
+  OP_RMA_FREE,      /* the rank frees window tag */
+  OP_POLL_WAIT      /* wait until a message from peer with tag is in the rank's mailbox */
 };
 
-enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
+enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,
+       ROP_RAW = 16,  /* a message of the MPI library itself (one-sided protocol): no smpi/os, ois */
+       ROP_BACK = 32  /* a one-sided operation whose result comes back */ };
 
 /* ====== program building ====== */
 
@@ -286,7 +296,11 @@ static void ex_init(replay_ctx *x, rank *r) {
   bookkeeping(r, 0);
 }
 
-static void ex_unlogged(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 0); } /* finalize, regions */
+static void ex_unlogged(replay_ctx *x, rank *r) { /* finalize, regions */
+  (void)x;
+  bookkeeping(r, 0);
+  r->finalized |= r->act.op == TRACE_FINALIZE;
+}
 static void ex_nothing(replay_ctx *x, rank *r) { (void)x, bookkeeping(r, 1); }  /* comm_size, location */
 
 static void ex_comm_create(replay_ctx *x, rank *r) {
@@ -357,6 +371,122 @@ static void ex_waitall(replay_ctx *x, rank *r) {
 
 static void ex_coll(replay_ctx *x, rank *r) { expand_coll(x, r, (coll_kind)(coll_of[r->act.op] - 1)); }
 
+/* ---- one-sided communication (rma.h; doc/model.md "One-sided communication") ---- */
+
+/* The members of the current line's window (the rank's, live); NULL after an error. */
+static const comm_t *action_win(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = rma_win_comm(x->rma, a->win, r->id);
+  if (!cm)
+    replay_fail(x, "%s:%ld: rank %d has no window %d (no win_create line of it before, or a win_free): '%s'",
+                a->file, a->line, r->id, a->win, a->text);
+  return cm;
+}
+
+static rop *push_rma(rank *r, int kind, int win, int target) {
+  rop *o = push(r, kind);
+  o->tag = win;
+  o->peer = target;
+  return o;
+}
+
+/* A barrier over the window's members, in its own matching context (creation, fence, free). */
+static void push_win_barrier(replay_ctx *x, rank *r, int win, const comm_t *cm) {
+  const int *node_of = x->host_of;
+  if (cm->id != 0) {
+    for (int k = 0; k < cm->size; k++)
+      x->scratch[k] = x->host_of[cm->members[k]];
+    node_of = x->scratch;
+  }
+  coll_args c = {.kind = COLL_BARRIER, .rank = cm->rank_of[r->id], .size = cm->size, .node_of = node_of};
+  r->memo.comm = 0; /* prog is overwritten */
+  coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
+  r->push_comm = rma_ctx(win);
+  push_prog(r, &r->prog, cm);
+}
+
+/* win_create, win_allocate(_shared), win_create_dynamic: the window, then a barrier. */
+static void ex_win_create(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_comm(x, r);
+  char err[256];
+  if (!cm)
+    return;
+  if (rma_win_create(x->rma, a->win, cm, r->id, err, sizeof err) < 0) {
+    replay_fail(x, "%s:%ld: %s: '%s'", a->file, a->line, err, a->text);
+    return;
+  }
+  push_win_barrier(x, r, a->win, cm);
+}
+
+/* win_free: the rank's operations complete, a barrier, then the window is gone. */
+static void ex_win_free(replay_ctx *x, rank *r) {
+  const comm_t *cm = action_win(x, r);
+  if (!cm)
+    return;
+  push_rma(r, OP_RMA_WAIT, r->act.win, -1);
+  push_win_barrier(x, r, r->act.win, cm);
+  push_rma(r, OP_RMA_FREE, r->act.win, 0);
+  r->category = 2;
+}
+
+static void ex_rma_op(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (!action_win(x, r))
+    return;
+  rop *o = push_rma(r, OP_RMA, a->win, a->peer);
+  o->bytes = a->count;
+  o->amount = (double)a->count2; /* exact: sizes below 2^53 */
+  int back = a->op == TRACE_GET || a->op == TRACE_RGET || a->op == TRACE_GET_ACCUMULATE ||
+             a->op == TRACE_RGET_ACCUMULATE || a->op == TRACE_FETCH_AND_OP || a->op == TRACE_COMPARE_AND_SWAP;
+  int req = a->op >= TRACE_RPUT && a->op <= TRACE_RGET_ACCUMULATE;
+  o->flags = (uint8_t)((back ? ROP_BACK : 0) | (req ? ROP_STORE : 0));
+}
+
+/* The synchronisations of passive and active target without messages: fence (and a
+ * barrier), lock, unlock, lock_all, unlock_all, flush*, sync. */
+static void ex_win_sync(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_win(x, r);
+  if (!cm)
+    return;
+  r->category = 2;
+  int all = a->op == TRACE_WIN_FENCE || a->op == TRACE_WIN_UNLOCK_ALL || a->op == TRACE_WIN_FLUSH_ALL ||
+            a->op == TRACE_WIN_FLUSH_LOCAL_ALL;
+  if (all || a->op == TRACE_WIN_UNLOCK || a->op == TRACE_WIN_FLUSH || a->op == TRACE_WIN_FLUSH_LOCAL)
+    push_rma(r, OP_RMA_WAIT, a->win, all ? -1 : a->peer);
+  if (a->op == TRACE_WIN_FENCE)
+    push_win_barrier(x, r, a->win, cm);
+  else if (a->op == TRACE_WIN_LOCK)
+    push_rma(r, OP_RMA_LOCK, a->win, a->peer)->peer2 = (int32_t)a->count;
+  else if (a->op == TRACE_WIN_LOCK_ALL)
+    push_rma(r, OP_RMA_LOCK_ALL, a->win, -1);
+  else if (a->op == TRACE_WIN_UNLOCK || a->op == TRACE_WIN_UNLOCK_ALL)
+    push_rma(r, OP_RMA_UNLOCK, a->win, a->op == TRACE_WIN_UNLOCK ? a->peer : -1);
+}
+
+/* PSCW: post notifies each origin of its group, start waits for each target's notice,
+ * complete waits for the rank's operations then notifies each target, wait waits for the
+ * notice of each origin. The notices are 0-byte messages of the window's context. */
+static void ex_win_pscw(replay_ctx *x, rank *r) {
+  const trace_action *a = &r->act;
+  if (!action_win(x, r))
+    return;
+  int post = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_WAIT, n = a->nvec;
+  int notify = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_COMPLETE;
+  if (a->op == TRACE_WIN_POST || a->op == TRACE_WIN_START)
+    rma_set_group(x->rma, a->win, r->id, !post, a->vec, a->nvec);
+  const int *g = rma_group(x->rma, a->win, r->id, !post, &n);
+  if (a->op == TRACE_WIN_COMPLETE)
+    push_rma(r, OP_RMA_WAIT, a->win, -1);
+  r->push_comm = rma_ctx(a->win);
+  int tag = a->op == TRACE_WIN_POST || a->op == TRACE_WIN_START ? RMA_TAG_POST : RMA_TAG_DONE;
+  for (int i = 0; i < n; i++)
+    push_p2p(r, notify ? OP_SEND : OP_RECV, notify ? ROP_RAW : 0, g[i], tag, 0);
+  push(r, OP_WAITALL);
+  r->category = 2;
+}
+
 static const expander expanders[TRACE_NOPS] = {
     [TRACE_INIT] = ex_init,          [TRACE_FINALIZE] = ex_unlogged,   [TRACE_REGION] = ex_unlogged,
     [TRACE_REGION_END] = ex_unlogged, [TRACE_COMM_SPLIT] = ex_comm_create, [TRACE_COMM_DUP] = ex_comm_create,
@@ -369,15 +499,24 @@ static const expander expanders[TRACE_NOPS] = {
     [TRACE_ALLREDUCE] = ex_coll,      [TRACE_ALLTOALL] = ex_coll,       [TRACE_ALLTOALLV] = ex_coll,
     [TRACE_GATHER] = ex_coll,         [TRACE_GATHERV] = ex_coll,        [TRACE_ALLGATHER] = ex_coll,
     [TRACE_ALLGATHERV] = ex_coll,     [TRACE_SCATTER] = ex_coll,        [TRACE_SCATTERV] = ex_coll,
-    [TRACE_REDUCESCATTER] = ex_coll,  [TRACE_SCAN] = ex_coll,           [TRACE_EXSCAN] = ex_coll};
+    [TRACE_REDUCESCATTER] = ex_coll,  [TRACE_SCAN] = ex_coll,           [TRACE_EXSCAN] = ex_coll,
+    [TRACE_WIN_CREATE] = ex_win_create, [TRACE_WIN_ALLOCATE] = ex_win_create,
+    [TRACE_WIN_ALLOCATE_SHARED] = ex_win_create, [TRACE_WIN_CREATE_DYNAMIC] = ex_win_create,
+    [TRACE_WIN_FREE] = ex_win_free,   [TRACE_PUT] = ex_rma_op,          [TRACE_GET] = ex_rma_op,
+    [TRACE_ACCUMULATE] = ex_rma_op,   [TRACE_GET_ACCUMULATE] = ex_rma_op, [TRACE_FETCH_AND_OP] = ex_rma_op,
+    [TRACE_COMPARE_AND_SWAP] = ex_rma_op, [TRACE_RPUT] = ex_rma_op,     [TRACE_RGET] = ex_rma_op,
+    [TRACE_RACCUMULATE] = ex_rma_op,  [TRACE_RGET_ACCUMULATE] = ex_rma_op, [TRACE_WIN_FENCE] = ex_win_sync,
+    [TRACE_WIN_LOCK] = ex_win_sync,   [TRACE_WIN_UNLOCK] = ex_win_sync, [TRACE_WIN_LOCK_ALL] = ex_win_sync,
+    [TRACE_WIN_UNLOCK_ALL] = ex_win_sync, [TRACE_WIN_FLUSH] = ex_win_sync, [TRACE_WIN_FLUSH_ALL] = ex_win_sync,
+    [TRACE_WIN_FLUSH_LOCAL] = ex_win_sync, [TRACE_WIN_FLUSH_LOCAL_ALL] = ex_win_sync,
+    [TRACE_WIN_SYNC] = ex_win_sync,   [TRACE_WIN_POST] = ex_win_pscw,   [TRACE_WIN_START] = ex_win_pscw,
+    [TRACE_WIN_COMPLETE] = ex_win_pscw, [TRACE_WIN_WAIT] = ex_win_pscw};
 
 /* Expands r->act into r's program; sets its category and whether it is logged. An
  * action on a communicator other than the world's checks that the rank is a member
  * (collectives do it themselves). */
 static void expand(replay_ctx *x, rank *r) {
   const trace_action *a = &r->act;
-  r->nops = r->pc = 0;
-  r->phase = 0;
   r->category = 1;
   r->logged = 1;
   r->push_comm = 0;
@@ -606,7 +745,7 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p
 
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sleep_for(x, r, ov);
@@ -724,8 +863,73 @@ COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
   return 0;
 }
 
+/* One-sided: start an operation (with its request in the store for the r* forms). */
+COLD static int do_rma(replay_ctx *x, rank *r, rop *o) {
+  p2p_req *q = NULL;
+  if (o->flags & ROP_STORE) {
+    q = p2p_req_new_owned(x->w, r->id, r->act.line);
+    store_add(r, r->id, r->id, -(++r->nbc_count), 0, q);
+  }
+  r->stats->bytes_sent += (uint64_t)o->bytes + (uint64_t)o->amount;
+  return rma_start(x->rma, o->tag, r->id, o->peer, o->bytes, (int64_t)o->amount, o->flags & ROP_BACK, q) < 0 ? -1 : 1;
+}
+
+/* The waits of one-sided synchronisations (phase 1: blocked, woken when over). */
+COLD static int do_rma_wait(replay_ctx *x, rank *r, rop *o) {
+  int done = o->kind == OP_RMA_WAIT ? rma_wait(x->rma, o->tag, r->id, o->peer, r->phase == 0)
+                                    : r->phase == 0 ? rma_lock(x->rma, o->tag, r->id, o->peer, o->peer2)
+                                                    : rma_lock_granted(x->rma, r->id);
+  if (done)
+    return 1;
+  r->phase = 1;
+  return block_wait(x, r);
+}
+
+/* lock_all: every member's lock, shared, in rank order; phase 2i: ask member i's, 2i + 1:
+ * queued for it. */
+COLD static int do_rma_lock_all(replay_ctx *x, rank *r, rop *o) {
+  const comm_t *cm = rma_win_comm(x->rma, o->tag, r->id);
+  while (cm) {
+    int i = r->phase / 2;
+    if (r->phase & 1) {
+      if (!rma_lock_granted(x->rma, r->id))
+        return block_wait(x, r);
+      r->phase++;
+    } else if (i >= cm->size) {
+      return 1;
+    } else if (rma_lock(x->rma, o->tag, r->id, cm->members[i], 0)) {
+      r->phase += 2;
+    } else {
+      r->phase++;
+      return block_wait(x, r);
+    }
+  }
+  return 1;
+}
+
+COLD static int do_rma_unlock(replay_ctx *x, rank *r, rop *o) {
+  const comm_t *cm = rma_win_comm(x->rma, o->tag, r->id);
+  for (int i = 0; cm && i < (o->peer < 0 ? cm->size : 1); i++)
+    rma_unlock(x->rma, o->tag, r->id, o->peer < 0 ? cm->members[i] : o->peer);
+  return 1;
+}
+
 COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
+  case OP_RMA:
+    return do_rma(x, r, o);
+  case OP_RMA_WAIT:
+  case OP_RMA_LOCK:
+    return do_rma_wait(x, r, o);
+  case OP_RMA_LOCK_ALL:
+    return do_rma_lock_all(x, r, o);
+  case OP_RMA_UNLOCK:
+    return do_rma_unlock(x, r, o);
+  case OP_RMA_FREE:
+    rma_win_free(x->rma, o->tag, r->id);
+    return 1;
+  case OP_POLL_WAIT: /* the end of a polling run: its message (woken when it comes) */
+    return p2p_watch(x->w, o->peer, r->id, o->tag, o->comm) ? 1 : block_wait(x, r);
   case OP_NBC_BEGIN:
     r->nbc = p2p_group_new(x->w, r->id, r->act.line);
     return 1;
@@ -847,37 +1051,176 @@ static void log_action(replay_ctx *x, rank *r) {
     r->stats->wait += d;
 }
 
-/* Fetches and expands the next action, or the end-of-replay program. 1: got work,
- * 0: the rank is done, -1: error. */
-static int next_action(replay_ctx *x, rank *r) {
-  if (r->ended)
+/* ====== polling runs (tir/polling:wait) ======
+ *
+ * A program that polls (MPI_Iprobe, MPI_Test in a loop) leaves as many failed polls in its
+ * trace as the traced machine happened to spin, and SimGrid's replay charges each one
+ * (smpi/iprobe, smpi/test, growing with smpi/grow-injected-times): the prediction then
+ * depends on the traced run's timing. So by default a *run* is read ahead: the failed polls
+ * of one key, consecutive in the rank's trace but for compute lines between them (and after
+ * the last one), that is `iprobe SRC TAG 0` lines (SRC, TAG possibly the wildcards -555,
+ * -444) or tir-trace's `test SRC DST TAG 0` lines. The line that follows decides:
+ *  - iprobe run, then a successful `iprobe S T 1`, a `probe S T`, a `recv`/`irecv` from S
+ *    with tag T that the run's key matches: the run (polls and computes) is replaced by a
+ *    wait until a message from S with tag T is in the rank's mailbox, then the line runs;
+ *  - test run, then the completion of its request (`test SRC DST TAG` with FLAG 1 or none,
+ *    which becomes a `wait` of that key; a `wait` of that key; a `waitall`): the run is
+ *    dropped, and the completion waits for the request;
+ *  - anything else (another line, another key's poll, the end of the trace): the run's polls
+ *    cost nothing (they found nothing and the program waits for nothing: progress polls,
+ *    such as ARMCI-MPI's, or the polls of a loop over several keys) and its computes are
+ *    replayed (the work between them).
+ * A successful poll waits the same way (`iprobe S T 1` for its message, tir-trace's
+ * `test S D T 1` as a wait), failed polls before it or not, so that the number of failed
+ * polls, zero included, never changes the time. SimGrid's own `test` lines (no FLAG) keep
+ * SimGrid's semantics.
+ * A run and the line that ends it are one action for the -v log, the statistics' categories
+ * and the timelines (the run's lines count as actions). */
+
+/* Whether r->act may concern polling runs (a quick test for every action): a run is open,
+ * or it is a poll (tir/polling:wait only). */
+static inline int may_poll(const replay_ctx *x, const rank *r) {
+  return (r->run.op || r->act.op == TRACE_IPROBE || r->act.op == TRACE_TEST) && !x->o->cfg.polling_simgrid;
+}
+
+#define ANY_SOURCE_VALUE (-555) /* SimGrid's MPI_ANY_SOURCE: tir-trace writes it in failed */
+#define ANY_TAG_VALUE (-444)    /* iprobes with a wildcard, as MPI gives no source then */
+
+static int is_failed_poll(const trace_action *a) {
+  return (a->op == TRACE_IPROBE || a->op == TRACE_TEST) && a->count == 0;
+}
+
+static int same_run_key(const poll_run *p, const trace_action *a) {
+  return (int)a->op == p->op && a->peer == p->peer && a->tag == p->tag && a->comm == p->comm &&
+         (a->op != TRACE_TEST || a->peer2 == p->peer2);
+}
+
+static void run_add(poll_run *p, double item) {
+  if (p->n == p->cap)
+    x_grow(&p->items, &p->cap, p->n + 1, sizeof *p->items);
+  p->items[p->n++] = item;
+}
+
+/* A run that no message or completion ends, appended to r's program: its computes (the
+ * work between the polls), not its polls, which found nothing and wait for nothing. */
+static void run_without_polls(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->items[i] > 0 && x->o->cfg.simulate_computation)
+      push_amount(r, OP_EXEC, p->items[i]);
+  p->op = 0;
+  p->n = 0;
+}
+
+/* Takes r->act into the run when it is one of its lines (or starts one): 1, else 0. A
+ * failed poll of another key first ends the current run (run_without_polls). */
+static int absorb(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  const trace_action *a = &r->act;
+  if (p->op && a->op == TRACE_COMPUTE) {
+    run_add(p, a->amount);
+  } else if (is_failed_poll(a)) {
+    if (p->op && !same_run_key(p, a))
+      run_without_polls(x, r);
+    if (!p->op)
+      *p = (poll_run){.op = a->op, .peer = a->peer, .peer2 = a->peer2, .tag = a->tag, .comm = a->comm,
+                      .items = p->items, .cap = p->cap};
+    run_add(p, -1);
+  } else {
     return 0;
-  char err[1024];
-  int got = trace_next(x->t, r->id, &r->act, err, sizeof err);
-  if (got < 0) {
-    replay_fail(x, "%s", err);
-    return -1;
   }
-  r->act_start = *x->now;
-  if (got == 0) {
-    r->ended = 1;
-    r->in_action = 0;
-    r->nops = r->pc = 0;
-    r->phase = 0;
-    push(r, OP_WAITALL_END);
+  r->stats->actions++;
+  return 1;
+}
+
+/* Whether r->act names a message by a concrete source and tag that the iprobe run p's key
+ * (wildcards allowed; NULL: any key) matches: a successful iprobe, a probe, a receive. */
+static int names_message(const poll_run *p, const trace_action *a) {
+  int kind = a->op == TRACE_PROBE || a->op == TRACE_RECV || a->op == TRACE_IRECV ||
+             (a->op == TRACE_IPROBE && a->count == 1);
+  if (!kind || a->peer < 0 || a->tag == ANY_TAG_VALUE)
+    return 0;
+  return !p || (a->comm == p->comm && (p->peer == ANY_SOURCE_VALUE || p->peer == a->peer) &&
+                (p->tag == ANY_TAG_VALUE || p->tag == a->tag));
+}
+
+/* Whether r->act completes the request a test run polled: its test (FLAG 1 or none), its
+ * wait, or a waitall. */
+static int ends_test_run(const poll_run *p, const trace_action *a) {
+  return a->op == TRACE_WAITALL || ((a->op == TRACE_TEST || a->op == TRACE_WAIT) && a->peer == p->peer &&
+                                    a->peer2 == p->peer2 && a->tag == p->tag && a->comm == p->comm);
+}
+
+/* Ends the run before r->act (its computes, or nothing when r->act is what it waited for),
+ * and puts the wait for r->act's message or request first: after an iprobe run, or
+ * for a successful `iprobe S T 1`, a wait until the message is in the mailbox; after a test
+ * run, or for tir-trace's `test S D T 1`, the test becomes a wait of its key (returns 1:
+ * r->act is replaced). */
+static int close_run(replay_ctx *x, rank *r) {
+  poll_run *p = &r->run;
+  const trace_action *a = &r->act;
+  int ended = p->op == TRACE_IPROBE ? names_message(p, a) : p->op == TRACE_TEST && ends_test_run(p, a);
+  if (p->op && !ended)
+    run_without_polls(x, r);
+  int iprobe_run = ended && p->op == TRACE_IPROBE;
+  p->op = 0;
+  p->n = 0;
+  if (iprobe_run || (a->op == TRACE_IPROBE && names_message(NULL, a))) {
+    rop *o = push_p2p(r, OP_POLL_WAIT, 0, a->peer, a->tag, 0);
+    o->comm = a->comm;
+    return 0;
+  }
+  if (a->op != TRACE_TEST || !(ended || a->count == 1))
+    return 0;
+  rop *o = push(r, OP_WAIT_STORE); /* the completing test, as a wait */
+  *o = (rop){.kind = OP_WAIT_STORE, .peer = a->peer, .peer2 = a->peer2, .tag = a->tag, .comm = a->comm};
+  r->category = 2;
+  r->logged = 1;
+  return 1;
+}
+
+/* The end of the rank's trace: its pending requests and one-sided operations. */
+static void end_program(replay_ctx *x, rank *r) {
+  r->ended = 1;
+  r->in_action = 0;
+  push(r, OP_WAITALL_END);
+    push_rma(r, OP_RMA_WAIT, 0, -1); /* its one-sided operations, if any, complete */
     if (x->o->cfg.finalization_barrier) {
       coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
       coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
       r->push_comm = 0;
       push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
     }
+}
+
+/* Fetches and expands the next action (with the polling run it ends, if any), or the
+ * end-of-replay program. 1: got work, 0: the rank is done, -1: error. */
+static int next_action(replay_ctx *x, rank *r) {
+  if (r->ended)
+    return 0;
+  char err[1024];
+  int got;
+  r->nops = r->pc = 0;
+  r->phase = 0;
+  while ((got = trace_next(x->t, r->id, &r->act, err, sizeof err)) > 0 && may_poll(x, r) && absorb(x, r))
+    ;
+  if (got < 0) {
+    replay_fail(x, "%s", err);
+    return -1;
+  }
+  r->act_start = *x->now;
+  if (got == 0) {
+    if (r->run.op)
+      run_without_polls(x, r);
+    end_program(x, r);
     return 1;
   }
   r->in_action = 1;
   replay_note_action(x, r, 1);
   if (r->act.op == TRACE_REGION || r->act.op == TRACE_REGION_END)
     replay_note_region(x, r->id, r->act.op == TRACE_REGION ? r->act.str : NULL);
-  expand(x, r);
+  if (!may_poll(x, r) || !close_run(x, r))
+    expand(x, r);
   return 1;
 }
 
@@ -914,7 +1257,28 @@ int rank_run(replay_ctx *x, rank *r) {
   }
 }
 
+/* Drops the requests a rank still holds (a replay stopped before its end: deadlock, error,
+ * truncated traces), so that freeing the p2p world frees them. */
+static void release_held(rank *r) {
+  p2p_world *w = r->x ? r->x->w : NULL;
+  if (!w)
+    return;
+  p2p_req_release(w, r->cur);
+  p2p_req_release(w, r->nbc);
+  for (size_t i = r->wait_from; i < r->nslots; i++)
+    p2p_req_release(w, r->slots[i]);
+  for (size_t i = 0; i < r->nwl; i++)
+    p2p_req_release(w, r->wl[i]);
+  for (size_t i = 0; i < r->nstore; i++)
+    for (size_t k = 0; k < r->store[i].n; k++)
+      p2p_req_release(w, r->store[i].reqs[k]);
+  r->cur = r->nbc = NULL;
+  r->nslots = r->nwl = r->nstore = 0;
+}
+
 void rank_free(rank *r) {
+  release_held(r);
+  free(r->run.items);
   free(r->ops);
   free(r->slots);
   free(r->wl);

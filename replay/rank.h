@@ -43,6 +43,17 @@ typedef struct coll_memo {
   int64_t sbytes, rbytes, count;
 } coll_memo;
 
+/* A run of failed polls being read ahead (tir/polling:wait; rank.c, "Polling runs"): the
+ * failed iprobe or test lines of one key and the compute lines between them, kept until the
+ * line after them says whether they end with their message (then they replay as waiting
+ * for it) or not (then as recorded). */
+typedef struct poll_run {
+  int op;                          /* TRACE_IPROBE or TRACE_TEST; 0: no run */
+  int32_t peer, peer2, tag, comm;  /* its key: iprobe SRC TAG, test SRC DST TAG */
+  double *items;                   /* as recorded: compute amounts (>= 0), polls (-1) */
+  size_t n, cap;
+} poll_run;
+
 typedef struct replay_ctx replay_ctx;
 
 typedef enum { RS_READY, RS_BUSY, RS_WAIT, RS_DONE } rank_state;
@@ -78,6 +89,8 @@ typedef struct rank {
   p2p_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
+  poll_run run;         /* polls read ahead (tir/polling:wait) */
+  int finalized;        /* its trace reached `finalize` (a trace cut short has none) */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

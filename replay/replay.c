@@ -173,9 +173,23 @@ static int place_ranks(replay_ctx *x, const replay_opts *o, char *err, size_t er
 
 /* ====== setup and teardown ====== */
 
+/* What trace.meta says of the traced run: a warning when it did not complete. */
+static void read_meta(replay_ctx *x, const replay_opts *o) {
+  trace_meta_read(o->trace, &x->meta);
+  if (x->meta.complete || !o->warn)
+    return;
+  fprintf(o->warn, "tir-replay: warning: %s: status = %s", x->meta.file, x->meta.status);
+  if (x->meta.ranks_finished >= 0 && x->meta.np > 0)
+    fprintf(o->warn, ", %d of %d ranks finished", x->meta.ranks_finished, x->meta.np);
+  fprintf(o->warn, ": the traced run did not complete, ranks cut short stop early%s\n",
+          o->allow_truncated ? " (--allow-truncated)" : "; --allow-truncated replays what every rank recorded");
+}
+
 static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
-  trace_opts topts = {.strict = o->strict, .warn = warn_cb, .warn_ctx = o->warn};
   x->o = o;
+  read_meta(x, o);
+  trace_opts topts = {.strict = o->strict, .warn = warn_cb, .warn_ctx = o->warn,
+                      .allow_truncated = o->allow_truncated, .incomplete = !x->meta.complete};
   x->t = trace_open(o->trace, &topts, err, errlen);
   if (!x->t)
     return -1;
@@ -203,6 +217,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->now = eng_clock(x->e);
   free(pstates);
   x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
+  x->rma = rma_new(x->e, x->w, x->np, x->host_of, wake, p2p_error, x);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
       p2p_set_message_fn(x->w, note_message);
@@ -218,6 +233,8 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
 }
 
 static void teardown(replay_ctx *x) {
+  rma_free(x->rma);
+  trace_meta_free(&x->meta);
   if (x->ranks)
     for (int i = 0; i < x->np; i++)
       rank_free(&x->ranks[i]);
@@ -257,6 +274,28 @@ static void report_deadlock(replay_ctx *x) {
 }
 
 static double wall_now(void);
+
+/* Whether the trace is known to be cut short: trace.meta, or a rank's file. */
+static int cut_short(const replay_ctx *x) {
+  for (int i = 0; x->meta.complete && i < x->np; i++)
+    if (trace_rank_cut(x->t, i))
+      return 1;
+  return !x->meta.complete;
+}
+
+/* Ranks are blocked and nothing can complete: where a truncated trace's ranks run out
+ * (allow_truncated and a trace cut short: stop there, 0), else a deadlock (-1, reported). */
+static int stuck(replay_ctx *x) {
+  if (x->o->allow_truncated && cut_short(x)) {
+    x->stopped = 1;
+    return 0;
+  }
+  report_deadlock(x);
+  replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)%s", x->np - x->ndone, x->np,
+                  cut_short(x) ? "; the trace was cut short: --allow-truncated replays what every rank recorded "
+                                 "and stops there" : "");
+  return -1;
+}
 
 /* Progress line on stderr, at most twice a second, after the first second. */
 static void progress(replay_ctx *x, double t0, double *last) {
@@ -321,11 +360,8 @@ static int loop(replay_ctx *x) {
       break;
     if (x->o->progress && (++steps & 1023) == 0)
       progress(x, t0, &last);
-    if (!eng_step(x->e)) {
-      report_deadlock(x);
-      replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
-      return -1;
-    }
+    if (!eng_step(x->e))
+      return stuck(x);
   }
   if (x->o->progress && wall_now() - t0 >= 1.0)
     fputs("\r\033[K", stderr); /* erase the progress line */
@@ -336,6 +372,41 @@ static double wall_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The rest of the trace of a rank blocked when the replay stopped, read (not replayed) to
+ * see how it ends: the number of its actions. */
+static uint64_t drain(replay_ctx *x, rank *r) {
+  char err[1024];
+  uint64_t n = 0;
+  trace_action a;
+  while (trace_next(x->t, r->id, &a, err, sizeof err) > 0) {
+    r->finalized |= a.op == TRACE_FINALIZE;
+    n++;
+  }
+  r->ended = 1;
+  return n;
+}
+
+/* allow_truncated: which ranks were cut (their file ends cut short, or trace.meta says the
+ * run did not complete and their trace ends without finalize; the traces of ranks blocked
+ * at the stop are read to their end to tell), which are blocked, and, when the replay
+ * stopped, the date reached (from the earliest init). */
+static void truncation(replay_ctx *x, replay_result *res) {
+  res->cut = x_calloc((size_t)x->np, sizeof *res->cut);
+  double origin = x->np ? x->ranks[0].init_time : 0;
+  for (int i = 0; i < x->np; i++) {
+    rank *r = &x->ranks[i];
+    if (x->stopped && !r->ended)
+      res->unreplayed += drain(x, r);
+    res->cut[i] = trace_rank_cut(x->t, i) != 0 || (!x->meta.complete && r->ended && !r->finalized);
+    res->ncut += res->cut[i];
+    res->nblocked += r->state != RS_DONE;
+    origin = r->init_time < origin ? r->init_time : origin;
+  }
+  res->truncated = x->stopped || res->ncut > 0;
+  if (x->stopped)
+    res->simulated_time = eng_now(x->e) - origin;
 }
 
 int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen) {
@@ -352,17 +423,20 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
   x.res_ranks = res->ranks;
   int rc = loop(&x);
   int code = TIR_EXIT_OK;
+  if (rc == 0 && o->allow_truncated)
+    truncation(&x, res);
   if (rc < 0) {
     snprintf(err, errlen, "%s", x.err);
     code = x.fail_code;
-  } else if (p2p_unmatched(x.w) > 0) {
+  } else if (p2p_unmatched(x.w) > 0 && !res->truncated) {
     FILE *out = o->warn ? o->warn : stderr;
     fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", p2p_unmatched(x.w));
     p2p_report_unmatched(x.w, out);
     snprintf(err, errlen, "%d unmatched point-to-point messages at the end of the replay", p2p_unmatched(x.w));
     code = TIR_EXIT_FAILURE;
   }
-  res->simulated_time = x.last_end - x.last_origin;
+  if (!res->truncated || !x.stopped)
+    res->simulated_time = x.last_end - x.last_origin;
   if (code == TIR_EXIT_OK)
     for (int i = 0; i < o->nobs; i++)
       if (o->obs[i].finish)
@@ -377,5 +451,7 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
 
 void replay_result_free(replay_result *res) {
   free(res->ranks);
+  free(res->cut);
   res->ranks = NULL;
+  res->cut = NULL;
 }

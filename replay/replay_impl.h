@@ -4,12 +4,15 @@
 
 #include "comm.h"
 #include "rank.h"
+#include "rma.h"
+#include "trace_meta.h"
 
 struct replay_ctx {
   const replay_opts *o;
   eng *e;
   const double *now;   /* the engine's clock (eng_clock): read inline, once per action */
   p2p_world *w;
+  rma_world *rma;     /* windows and one-sided operations */
   trace_set *t;
   rank *ranks;
   int np;
@@ -29,6 +32,8 @@ struct replay_ctx {
   double last_end;    /* simulated time of the last rank's end */
   double last_origin; /* that rank's timer origin (its init) */
   replay_rank *res_ranks; /* per-rank statistics (the result's array) */
+  trace_meta meta;    /* what the trace's trace.meta says (incomplete run?) */
+  int stopped;        /* allow_truncated: the replay stopped with ranks blocked */
 };
 
 void replay_enqueue(replay_ctx *x, int rank);

@@ -3,7 +3,8 @@
  * The file is `key = value` lines; '#' lines and lines without '=' are skipped, a key given
  * twice keeps its last value. It lies in the trace folder when TRACE is a folder, else in
  * the folder of the index or trace file. `rate` is accepted for `counter_rate` (older
- * tracers). Nothing here fails: an unreadable file is the same as no file. */
+ * tracers); `status` keeps its first word (older tracers wrote "incomplete (MPI_Finalize not
+ * reached yet)"). Nothing here fails: an unreadable file is the same as no file. */
 #include "trace_meta.h"
 
 #include "xalloc.h"
@@ -41,7 +42,15 @@ static void take(trace_meta *m, const char *k, const char *v) {
     set(&m->counter_rate, v);
   else if (!strcmp(k, "compute_unit"))
     set(&m->compute_unit, v);
-  else if (!strcmp(k, "np")) {
+  else if (!strcmp(k, "status")) {
+    free(m->status);
+    m->status = x_asprintf("%.*s", (int)strcspn(v, " \t"), v);
+    m->complete = !strcmp(m->status, "complete");
+  } else if (!strcmp(k, "ranks_finished")) {
+    char *end;
+    long n = strtol(v, &end, 10);
+    m->ranks_finished = *v && !*end && n >= 0 && n <= 1 << 30 ? (int)n : -1;
+  } else if (!strcmp(k, "np")) {
     char *end;
     long n = strtol(v, &end, 10);
     m->np = *v && !*end && n > 0 && n <= 1 << 30 ? (int)n : 0;
@@ -50,6 +59,8 @@ static void take(trace_meta *m, const char *k, const char *v) {
 
 int trace_meta_read(const char *trace, trace_meta *m) {
   memset(m, 0, sizeof *m);
+  m->complete = 1;
+  m->ranks_finished = -1;
   char *path = meta_path(trace), *line = NULL;
   size_t cap = 0;
   FILE *f = fopen(path, "r");
@@ -83,5 +94,6 @@ void trace_meta_free(trace_meta *m) {
   free(m->counter_source);
   free(m->counter_rate);
   free(m->compute_unit);
+  free(m->status);
   memset(m, 0, sizeof *m);
 }

@@ -24,7 +24,7 @@ import re
 import sys
 
 HANDLE_F2C = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Op": "Op",
-              "MPI_Group": "Group", "MPI_Info": "Info"}
+              "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Win": "Win"}
 
 
 class Param:
@@ -58,6 +58,10 @@ class Param:
             return "statarr" if a else "statp"
         if t.startswith("MPI_Comm") and "*" in t:
             return "commp"
+        if t.startswith("MPI_Win") and "*" in t:
+            return "winp"
+        if t == "MPI_Aint" and not a:
+            return "aint"
         return "other"
 
 
@@ -136,6 +140,8 @@ def c_wrapper(call):
 def f_param_decl(p, passthrough):
     if passthrough or p.kind == "buf":
         return "void *%s" % p.name
+    if p.kind == "aint":  # INTEGER(KIND=MPI_ADDRESS_KIND)
+        return "MPI_Aint *%s" % p.name
     return "MPI_Fint *%s" % p.name
 
 
@@ -178,6 +184,9 @@ def f_locals(call, f08=False):
         elif k == "commp":
             init = "MPI_COMM_NULL" if p.out else "PMPI_Comm_f2c(*%s)" % x
             out.append("  MPI_Comm c_%s = %s;" % (x, init))
+        elif k == "winp":
+            init = "MPI_WIN_NULL" if p.out else "PMPI_Win_f2c(*%s)" % x
+            out.append("  MPI_Win c_%s = %s;" % (x, init))
     return out
 
 
@@ -193,6 +202,8 @@ def f_post_convert(call, f08=False):
             out.append("    c_%s = PMPI_Comm_f2c(*%s);" % (x, x))
         elif k == "statp" and f08:
             out.append("    memcpy(&c_%s, %s, sizeof c_%s);" % (x, x, x))
+        elif k == "winp" and p.out:
+            out.append("    c_%s = PMPI_Win_f2c(*%s);" % (x, x))
         elif k == "statp":
             out.append("    PMPI_Status_f2c(%s, &c_%s);" % (x, x))
         elif k == "statarr" and not f08:
@@ -215,8 +226,10 @@ def f_hook_args(call):
             args.append("(int *)" + x)
         elif k in ("handle", "reqarr", "statarr"):
             args.append("c_" + x)
-        elif k in ("reqp", "statp", "commp"):
+        elif k in ("reqp", "statp", "commp", "winp"):
             args.append("&c_" + x)
+        elif k == "aint":
+            args.append("*" + x)
     return ", ".join(args)
 
 

@@ -17,6 +17,7 @@
 
 #include "wrappers-gen.h"
 #include "../base/xalloc.h"
+#include "../trace/keywords.h" /* the trace's keywords: the one header the tracer takes from trace/ */
 
 /* the return address of the wrapper: the application's call site */
 #define TT_SITE() __builtin_return_address(0)
@@ -85,6 +86,7 @@ struct tt_state {
   long long nbc;          /* non-blocking collectives started (their request tag is -nbc) */
   int next_comm_id;       /* ids of new communicators are agreed as max over members */
   int f08_base;           /* first index the library's f08 bindings return (tt_f08_index_base) */
+  int next_win_id;        /* and so are those of new one-sided windows */
   long long calls[TT_FN_COUNT];       /* calls seen, per wrapped function */
   long long unexpressed[TT_FN_COUNT]; /* calls the trace could not express */
   long long approximated[TT_FN_COUNT];/* calls written as an approximation (see doc/tracer.md) */
@@ -152,6 +154,13 @@ void *tt_f08sym(const char *name);
 int tt_f08_index_base(void);
 /* buf is the Fortran MPI_IN_PLACE of the MPI library (Open MPI or MPICH). */
 int tt_f_in_place(const void *buf);
+
+/* The keywords of the trace's actions, from the one keyword table (trace/keywords.h):
+ * TT_KW(SEND) is "send", ... */
+#define TT_KW_ENUM(op, kw, flags) TT_KW_##op,
+enum tt_kw { TRACE_KEYWORDS(TT_KW_ENUM) TT_KW_COUNT };
+extern const char *const tt_kw_name[TT_KW_COUNT];
+#define TT_KW(op) (tt_kw_name[TT_KW_##op])
 
 /* --- helpers of the hooks ---------------------------------------------------------------- */
 /* count x size(datatype) in bytes (0 for MPI_DATATYPE_NULL) */

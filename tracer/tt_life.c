@@ -36,6 +36,7 @@
 #include "tt_meta.h"
 #include "tt_out.h"
 #include "tt_req.h"
+#include "tt_win.h"
 
 static int started;          /* tt_start ran (and tt_stop not yet) */
 static pid_t owner;          /* the process that started (a forked child must not close) */
@@ -187,7 +188,7 @@ static void open_files(const char *why, int thread_level) {
   if (tt_out_open(path, tt.level, flush_interval) != 0)
     fatal("cannot write the trace file %s: %s; the tracer stops the program", path, strerror(errno));
   free(path);
-  tt_out_begin(tt.rank, "init", 0);
+  tt_out_begin(tt.rank, TT_KW(INIT), 0);
   tt_out_end();
   tt_out_sync();
   if (tt_meta_start(why, thread_level) != 0)
@@ -207,7 +208,7 @@ void tt_start(int thread_level) {
   const char *why = choose_counter();
   make_dir();
   open_files(why, thread_level);
-  tt.next_comm_id = 1;
+  tt.next_comm_id = tt.next_win_id = 1;
   tt.f08_base = tt_f08_index_base();
   atexit(on_exit_path);
   const char *sig = getenv("TIR_SIGNALS");
@@ -221,6 +222,7 @@ void tt_start(int thread_level) {
 static void release(void) {
   tt_req_clear();
   tt_comm_clear();
+  tt_win_clear();
   tt_callsite_clear();
   tt_counter_close();
   tt_util_free();
@@ -235,7 +237,7 @@ static int end_code(int err) {
 
 /* This rank's last lines and the close of its file; its end code. */
 static int close_mine(void) {
-  tt_out_begin(tt.rank, "finalize", 0);
+  tt_out_begin(tt.rank, TT_KW(FINALIZE), 0);
   tt_out_end();
   if (tt_out_close() != 0)
     tt_write_failed(tt_out_error());

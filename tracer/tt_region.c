@@ -38,12 +38,12 @@ static void region_line(const char *action, const char *name, long len, void *si
   tt_leave(&c);
 }
 
-void tir_region_begin(const char *name) { region_line("region", name, -1, TT_SITE()); }
-void tir_region_end(const char *name) { region_line("region_end", name, -1, TT_SITE()); }
+void tir_region_begin(const char *name) { region_line(TT_KW(REGION), name, -1, TT_SITE()); }
+void tir_region_end(const char *name) { region_line(TT_KW(REGION_END), name, -1, TT_SITE()); }
 
 /* Fortran: call tir_region_begin('name'), hidden length argument last */
-void tir_region_begin_(const char *name, long len) { region_line("region", name, len, TT_SITE()); }
-void tir_region_end_(const char *name, long len) { region_line("region_end", name, len, TT_SITE()); }
+void tir_region_begin_(const char *name, long len) { region_line(TT_KW(REGION), name, len, TT_SITE()); }
+void tir_region_end_(const char *name, long len) { region_line(TT_KW(REGION_END), name, len, TT_SITE()); }
 
 /* MPI_Pcontrol(1, "name") opens a region, MPI_Pcontrol(0) closes the innermost one. */
 static char *stack[64]; /* names of the open Pcontrol regions */
@@ -53,13 +53,13 @@ static void pcontrol(int level, const char *name, void *site) {
   if (!tt.active)
     return;
   if (level == 1) {
-    region_line("region", name ? name : "pcontrol", -1, site);
+    region_line(TT_KW(REGION), name ? name : "pcontrol", -1, site);
     if (depth < 64)
       stack[depth] = x_strdup(name ? name : "pcontrol");
     depth++;
   } else if (level == 0 && depth > 0) {
     depth--;
-    region_line("region_end", depth < 64 ? stack[depth] : "pcontrol", -1, site);
+    region_line(TT_KW(REGION_END), depth < 64 ? stack[depth] : "pcontrol", -1, site);
     if (depth < 64)
       free(stack[depth]);
   }
