@@ -8,6 +8,12 @@
 # 11 us x 1.9503 + 1016 / (0.341987 x 1.25 GBps) on test/mpi/cluster4.xml. With
 # tir/polling:simgrid every recorded poll is charged, and the longer loop takes longer.
 . "${top_srcdir:-.}/test/mpi/setup.sh"
+# under each tracer flavour built (Open MPI, MPICH)
+root=$tmp
+for f in $flavours; do
+use_flavour "$f"
+tmp=$root/$f
+mkdir -p "$tmp"
 "$MPICC" -O1 -o "$tmp/poll" "$here/poll.c" || fail "cannot compile poll.c"
 tir=$top_builddir/replay/tir-replay
 printf 'node-0\nnode-1\n' >"$tmp/hf"
@@ -31,3 +37,5 @@ done
 echo "ok: both replay in $want s (by hand), whatever the number of polls"
 awk -v a="$t_simgrid_20" -v b="$t_simgrid_200" 'BEGIN { exit !(b > a) }' ||
   fail "tir/polling:simgrid: the longer loop should take longer ($t_simgrid_20 s, $t_simgrid_200 s)"
+done
+tmp=$root

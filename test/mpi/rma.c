@@ -43,20 +43,22 @@ static void X(const char *fmt, ...) {
   va_end(ap);
 }
 
-static char buf[100000];
+static char buf[100000];  /* window memory */
+static char obuf[100000]; /* origin buffers: never the window itself (MPICH's shared-memory
+                             path asserts on a put whose origin is the target's own memory) */
 
 static void fence_epoch(MPI_Win w, int a, int b) {
   MPI_Win_fence(0, w); X("win_fence 1");
   if (me == a) {
-    MPI_Put(buf, 100000, MPI_BYTE, 1, 0, 100000, MPI_BYTE, w); X("put 1 %d 100000", b);
-    MPI_Get(buf, 250, MPI_INT, 1, 0, 250, MPI_INT, w); X("get 1 %d 1000", b);
+    MPI_Put(obuf, 100000, MPI_BYTE, 1, 0, 100000, MPI_BYTE, w); X("put 1 %d 100000", b);
+    MPI_Get(obuf, 250, MPI_INT, 1, 0, 250, MPI_INT, w); X("get 1 %d 1000", b);
   }
   MPI_Win_fence(0, w); X("win_fence 1");
 }
 
 static void lock_epochs(MPI_Win w, int a, int b) {
   MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, w); X("win_lock 1 %d 1", b);
-  MPI_Put(buf, 10000, MPI_BYTE, 1, 0, 10000, MPI_BYTE, w); X("put 1 %d 10000", b);
+  MPI_Put(obuf, 10000, MPI_BYTE, 1, 0, 10000, MPI_BYTE, w); X("put 1 %d 10000", b);
   MPI_Win_unlock(1, w); X("win_unlock 1 %d", b);
   MPI_Win_lock_all(0, w); X("win_lock_all 1");
   if (me == a) {
@@ -70,8 +72,8 @@ static void lock_epochs(MPI_Win w, int a, int b) {
     MPI_Win_sync(w); X("win_sync 1");
     MPI_Win_flush_all(w); X("win_flush_all 1");
     MPI_Request rq[2];
-    MPI_Rput(buf, 2000, MPI_BYTE, 1, 0, 2000, MPI_BYTE, w, &rq[0]); X("rput 1 %d 2000", b);
-    MPI_Rget(buf + 2000, 500, MPI_FLOAT, 1, 0, 500, MPI_FLOAT, w, &rq[1]); X("rget 1 %d 2000", b);
+    MPI_Rput(obuf, 2000, MPI_BYTE, 1, 0, 2000, MPI_BYTE, w, &rq[0]); X("rput 1 %d 2000", b);
+    MPI_Rget(obuf + 2000, 500, MPI_FLOAT, 1, 0, 500, MPI_FLOAT, w, &rq[1]); X("rget 1 %d 2000", b);
     MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     if (!sg) /* (SimGrid's form stores no request: nothing to wait for) */
       E("waitall");
@@ -93,7 +95,7 @@ static void pscw(MPI_Win w, MPI_Comm pair, int a, int b) {
     X("win_wait 1");
   } else {
     MPI_Win_start(other, 0, w); X("win_start 1 1 %d", b);
-    MPI_Put(buf, 5000, MPI_BYTE, 1, 0, 5000, MPI_BYTE, w); X("put 1 %d 5000", b);
+    MPI_Put(obuf, 5000, MPI_BYTE, 1, 0, 5000, MPI_BYTE, w); X("put 1 %d 5000", b);
     MPI_Win_complete(w); X("win_complete 1");
   }
   MPI_Group_free(&other);

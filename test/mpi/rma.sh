@@ -9,6 +9,12 @@
 # each pair on its own nodes (the backbone, 10 GBps, never limits two 1.25 GBps flows).
 # test/mpi/rma_f.F90 checks the Fortran bindings' lines.
 . "${top_srcdir:-.}/test/mpi/setup.sh"
+# under each tracer flavour built (Open MPI, MPICH)
+root=$tmp
+for f in $flavours; do
+use_flavour "$f"
+tmp=$root/$f
+mkdir -p "$tmp"
 # Open MPI 4.1's osc/rdma fails now and then in MPI_Win_create here ("A system call failed
 # during shared memory initialization", open(2): ENOENT) when both pairs create their window
 # at once; its pt2pt component does not (sm for the shared window). MPICH ignores this.
@@ -100,3 +106,5 @@ for (rank, what), w in sorted(want.items()):
         print("%s: rank %d %s ends at %.12g s (by hand %.12g)" % ("ok" if ok else "FAIL", r, what, got, w))
 sys.exit(bad > 0)
 PY
+done
+tmp=$root

@@ -13,6 +13,12 @@
 #     (as a batch system's kill leaves them): the replay stops before the whole trace's time,
 #     with ranks 1 and 3 cut.
 . "${top_srcdir:-.}/test/mpi/setup.sh"
+# under each tracer flavour built (Open MPI, MPICH)
+root=$tmp
+for f in $flavours; do
+use_flavour "$f"
+tmp=$root/$f
+mkdir -p "$tmp"
 tir=$top_builddir/replay/tir-replay
 "$MPICC" -O1 -o "$tmp/crash" "$here/crash.c" || fail "cannot compile crash.c"
 "$MPICC" -O1 -o "$tmp/stencil" "$here/stencil.c" || fail "cannot compile stencil.c"
@@ -24,7 +30,7 @@ run_np 2 "$tirtrace" -o "$tmp/k" --flush-interval 0.5 -- "$tmp/crash" kill >"$tm
 replay "$tmp/k" >"$tmp/out" 2>&1 && fail "a killed run's trace replayed without --allow-truncated"
 grep -q "rank-00001.tit.gz:.*truncated gzip stream.*--allow-truncated" "$tmp/out" ||
   { cat "$tmp/out"; fail "the error does not name --allow-truncated"; }
-grep -q "trace.meta: status = incomplete" "$tmp/out" || { cat "$tmp/out"; fail "no warning from trace.meta"; }
+grep -Eq "trace.meta: status = (running|killed|aborted|incomplete)" "$tmp/out" || { cat "$tmp/out"; fail "no warning from trace.meta"; }
 replay --allow-truncated "$tmp/k" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "--allow-truncated failed"; }
 want=$(awk 'BEGIN { printf "%.12g", 11e-6 * 2.01467 + 20 / (0.812084 * 1.25e9) }')
 grep -q "^Simulated time: $want s$" "$tmp/out" || { cat "$tmp/out"; fail "killed run: not stopped at $want s (by hand)"; }
@@ -45,3 +51,5 @@ got=$(sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p' "$tmp/out")
 grep -q "^Truncated trace: .* 2 of 4 ranks cut: 1 3;" "$tmp/out" || { cat "$tmp/out"; fail "cut stencil: ranks 1 and 3 not named"; }
 awk -v g="$got" -v w="$whole" 'BEGIN { exit !(g > 0 && g < w) }' || fail "cut stencil: stopped at $got s, the whole trace takes $whole s"
 echo "ok: cut stencil: stopped at $got s (whole trace: $whole s), ranks 1 and 3 cut"
+done
+tmp=$root
