@@ -296,7 +296,7 @@ static void ex_init(replay_ctx *x, rank *r) {
   bookkeeping(r, 0);
 }
 
-static void ex_unlogged(replay_ctx *x, rank *r) { /* finalize, regions */
+static void ex_unlogged(replay_ctx *x, rank *r) { /* finalize */
   (void)x;
   bookkeeping(r, 0);
   r->finalized |= r->act.op == TRACE_FINALIZE;
@@ -315,10 +315,39 @@ static void ex_probe(replay_ctx *x, rank *r) {
 
 static void ex_iprobe(replay_ctx *x, rank *r) { (void)x, push_p2p(r, OP_IPROBE, 0, r->act.peer, r->act.tag, 0); }
 
+/* ====== Region speed (tir extension) ======
+ * A host property speed_factor:NAME = F (tir-calibrate cpu writes them; replay.c checks
+ * them at start) makes the computation a rank does inside code region NAME on that host
+ * run F times as fast: each `compute` volume is divided by the factor of the rank's
+ * innermost open region (1 for a region without one). Only when some host has such a
+ * property does a rank keep the stack of its open regions' factors: O(1) per compute,
+ * one property lookup per region entry. */
+static void region_speed(replay_ctx *x, rank *r) {
+  if (r->act.op == TRACE_REGION_END) {
+    if (r->nspeedf > 0)
+      r->nspeedf--;
+    return;
+  }
+  size_t n = strlen(r->act.str) + sizeof "speed_factor:";
+  char *key = x_malloc(n);
+  snprintf(key, n, "speed_factor:%s", r->act.str);
+  const char *v = plat_host_prop(x->o->plat, r->host, key);
+  free(key);
+  x_grow(&r->speedf, &r->speedf_cap, r->nspeedf + 1, sizeof *r->speedf);
+  r->speedf[r->nspeedf++] = v ? strtod(v, NULL) : 1.0;
+}
+
+static void ex_region(replay_ctx *x, rank *r) {
+  if (x->region_speed)
+    region_speed(x, r);
+  bookkeeping(r, 0);
+}
+
 static void ex_compute(replay_ctx *x, rank *r) {
   r->category = 0;
-  if (x->o->cfg.simulate_computation && r->act.amount != 0)
-    push_amount(r, OP_EXEC, r->act.amount);
+  double v = r->act.amount;
+  if (x->o->cfg.simulate_computation && v != 0)
+    push_amount(r, OP_EXEC, r->nspeedf ? v / r->speedf[r->nspeedf - 1] : v);
 }
 
 static void ex_sleep(replay_ctx *x, rank *r) {
@@ -488,8 +517,8 @@ static void ex_win_pscw(replay_ctx *x, rank *r) {
 }
 
 static const expander expanders[TRACE_NOPS] = {
-    [TRACE_INIT] = ex_init,          [TRACE_FINALIZE] = ex_unlogged,   [TRACE_REGION] = ex_unlogged,
-    [TRACE_REGION_END] = ex_unlogged, [TRACE_COMM_SPLIT] = ex_comm_create, [TRACE_COMM_DUP] = ex_comm_create,
+    [TRACE_INIT] = ex_init,          [TRACE_FINALIZE] = ex_unlogged,   [TRACE_REGION] = ex_region,
+    [TRACE_REGION_END] = ex_region, [TRACE_COMM_SPLIT] = ex_comm_create, [TRACE_COMM_DUP] = ex_comm_create,
     [TRACE_COMM_CREATE] = ex_comm_create, [TRACE_PROBE] = ex_probe,   [TRACE_IPROBE] = ex_iprobe,
     [TRACE_COMM_SIZE] = ex_nothing,   [TRACE_LOCATION] = ex_nothing,   [TRACE_COMPUTE] = ex_compute,
     [TRACE_SLEEP] = ex_sleep,         [TRACE_SEND] = ex_send,           [TRACE_ISEND] = ex_send,
@@ -1278,6 +1307,7 @@ static void release_held(rank *r) {
 
 void rank_free(rank *r) {
   release_held(r);
+  free(r->speedf);
   free(r->run.items);
   free(r->ops);
   free(r->slots);

@@ -91,6 +91,9 @@ typedef struct rank {
   int push_comm;        /* communicator of the operations being generated (expand) */
   poll_run run;         /* polls read ahead (tir/polling:wait) */
   int finalized;        /* its trace reached `finalize` (a trace cut short has none) */
+  double *speedf;       /* speed factor of each open code region, innermost last (only when
+                           some host has speed_factor:NAME properties) */
+  size_t nspeedf, speedf_cap;
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -185,6 +185,29 @@ static void read_meta(replay_ctx *x, const replay_opts *o) {
           o->allow_truncated ? " (--allow-truncated)" : "; --allow-truncated replays what every rank recorded");
 }
 
+/* Checks every speed_factor:NAME host property (a positive finite number) and tells the
+ * ranks whether to follow them (rank.c, "Region speed"). Returns 0 or -1 with err. */
+static int check_region_speed(replay_ctx *x, const platform *p, char *err, size_t errlen) {
+  static const char prefix[] = "speed_factor:";
+  for (int h = 0; h < plat_host_count(p); h++) {
+    const plat_host *ph = plat_host_at(p, h);
+    for (int i = 0; i < ph->nprops; i++) {
+      const plat_prop *q = &ph->props[i];
+      if (strncmp(q->key, prefix, sizeof prefix - 1) != 0)
+        continue;
+      char *end;
+      errno = 0;
+      double f = strtod(q->value, &end);
+      if (end == q->value || *end || errno || !(f > 0) || f > 1e300)
+        return x_err(err, errlen, "%s: host %s: property %s=\"%s\": expected a positive number (how many times "
+                     "as fast computation runs in region %s)", plat_source(p), ph->name, q->key, q->value,
+                     q->key + sizeof prefix - 1);
+      x->region_speed = 1;
+    }
+  }
+  return 0;
+}
+
 static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
   x->o = o;
   read_meta(x, o);
@@ -193,7 +216,8 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->t = trace_open(o->trace, &topts, err, errlen);
   if (!x->t)
     return -1;
-  if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0)
+  if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0 ||
+      check_region_speed(x, o->plat, err, errlen) < 0)
     return -1;
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)

@@ -34,6 +34,7 @@ struct replay_ctx {
   replay_rank *res_ranks; /* per-rank statistics (the result's array) */
   trace_meta meta;    /* what the trace's trace.meta says (incomplete run?) */
   int stopped;        /* allow_truncated: the replay stopped with ranks blocked */
+  int region_speed;   /* some host has speed_factor:NAME properties (rank.c, "Region speed") */
 };
 
 void replay_enqueue(replay_ctx *x, int rank);
