@@ -34,7 +34,8 @@ enum rop_kind {
   OP_WAIT_SLOT,     /* MPI_Wait on one program request: peer = index from wait_from */
   OP_IPROBE,        /* one MPI_Iprobe (tir extension) */
   OP_NBC_BEGIN,     /* a non-blocking collective: the following sends/receives ... */
-  OP_NBC_END        /* ... form one request, stored under (me, me, tag) */
+  OP_NBC_END,       /* ... form one request, stored under (me, me, tag) */
+  OP_COLL_RESUME    /* init_smp's messages are done: generate the rest of the collective */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8 };
@@ -72,9 +73,10 @@ static int dtsize(replay_ctx *x, int dt) {
   return dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
 }
 
-/* Converts a collective's program on communicator cm into rops (peers: world ranks). */
-static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
-  for (size_t i = 0; i < p->n; i++) {
+/* Converts a collective's program on communicator cm, from op `from` on, into rops (peers:
+ * world ranks). */
+static void push_prog(rank *r, const coll_prog *p, const comm_t *cm, size_t from) {
+  for (size_t i = from; i < p->n; i++) {
     const coll_op *c = &p->ops[i];
     int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
     switch (c->op) {
@@ -95,6 +97,9 @@ static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
       break;
     case COLL_OP_WAIT:
       push(r, OP_WAIT_SLOT)->peer = c->peer;
+      break;
+    case COLL_OP_RESUME:
+      push(r, OP_COLL_RESUME);
       break;
     default:
       push(r, OP_WAITALL);
@@ -136,93 +141,12 @@ static void create_comm(replay_ctx *x, rank *r) {
 /* The memo of the collective c (without count vectors) on communicator comm. */
 static coll_memo memo_of(const coll_args *c, int comm) {
   return (coll_memo){.comm = comm + 1, .root = c->root, .dtsize = c->dtsize, .kind = (uint8_t)c->kind,
-                     .sbytes = c->sbytes, .rbytes = c->rbytes, .count = c->count};
+                     .smp_blocked = (uint8_t)c->smp_blocked, .smp_done = c->smp_done, .sbytes = c->sbytes, .rbytes = c->rbytes, .count = c->count};
 }
 
 static int same_memo(const coll_memo *a, const coll_memo *b) {
   return a->comm == b->comm && a->root == b->root && a->dtsize == b->dtsize && a->kind == b->kind &&
-         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
-}
-
-static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
-  const trace_action *a = &r->act;
-  const comm_t *cm = action_comm(x, r);
-  if (!cm)
-    return;
-  int rooted = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
-               kind == COLL_SCATTER || kind == COLL_SCATTERV;
-  int root = a->comm == 0 ? a->peer : a->peer >= 0 && a->peer < x->np ? cm->rank_of[a->peer] : -1;
-  if (rooted && (root < 0 || root >= cm->size)) {
-    replay_fail(x, "%s:%ld: root %d is not a rank of %s: '%s'", a->file, a->line, a->peer,
-                a->comm ? "the communicator" : "MPI_COMM_WORLD", a->text);
-    return;
-  }
-  const int *node_of = x->host_of; /* world: members are 0..np-1, no O(np) copy per call */
-  if (cm->id != 0) {
-    for (int k = 0; k < cm->size; k++)
-      x->scratch[k] = x->host_of[cm->members[k]];
-    node_of = x->scratch;
-  }
-  r->push_comm = cm->id;
-  coll_args c = {.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
-                 .count = a->count, .node_of = node_of};
-  c.dtsize = dtsize(x, a->dtype);
-  c.sbytes = nbytes(x, a->count, a->dtype);
-  c.rbytes = c.sbytes;
-  switch (kind) {
-  case COLL_ALLTOALL:
-  case COLL_GATHER:
-  case COLL_SCATTER:
-  case COLL_ALLGATHER:
-    c.rbytes = nbytes(x, a->count2, a->dtype2);
-    break;
-  case COLL_GATHERV:
-  case COLL_ALLGATHERV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype2, &r->vbytes);
-    c.rcounts = r->vbytes;
-    break;
-  case COLL_SCATTERV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    c.scounts = r->vbytes;
-    c.rbytes = nbytes(x, a->count2, a->dtype2);
-    break;
-  case COLL_ALLTOALLV:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    vec_bytes(x, a->vec2, a->nvec, a->dtype2, &r->vbytes2);
-    c.scounts = r->vbytes;
-    c.rcounts = r->vbytes2;
-    break;
-  case COLL_REDUCE_SCATTER:
-    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
-    c.rcounts = r->vbytes;
-    break;
-  default:
-    break;
-  }
-  if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
-    r->memo.comm = 0; /* prog is overwritten */
-    nbc_generate(&c, &r->prog);
-    push(r, OP_NBC_BEGIN);
-    push_prog(r, &r->prog, cm);
-    push(r, OP_NBC_END);
-    return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
-  }
-  /* r->prog still holds the program of the same call (an iteration's allreduce): not
-   * generated again, coll_generate being a pure function of its arguments, of the run's
-   * selector and of the communicator (node_of). Other writers of prog: the NBC path above
-   * (clears the memo) and the end-of-trace barrier (the rank's last program). */
-  coll_memo m = memo_of(&c, cm->id);
-  if (c.scounts || c.rcounts || !same_memo(&m, &r->memo)) {
-    coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-    r->memo = m;
-    if (c.scounts || c.rcounts)
-      r->memo.comm = 0;
-  }
-  push_prog(r, &r->prog, cm);
-  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
-  if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
-       kind == COLL_EXSCAN) && a->amount != 0)
-    push_amount(r, OP_EXEC, a->amount);
+         a->smp_blocked == b->smp_blocked && a->smp_done == b->smp_done && a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
 }
 
 static const signed char coll_of[TRACE_NOPS] = {
@@ -234,6 +158,150 @@ static const signed char coll_of[TRACE_NOPS] = {
     [TRACE_SCATTER] = COLL_SCATTER + 1,     [TRACE_SCATTERV] = COLL_SCATTERV + 1,
     [TRACE_REDUCESCATTER] = COLL_REDUCE_SCATTER + 1, [TRACE_SCAN] = COLL_SCAN + 1,
     [TRACE_EXSCAN] = COLL_EXSCAN + 1};
+
+/* The SMP views r has built on communicator id (a new entry the first time). */
+static uint32_t *smp_done_of(rank *r, int id) {
+  for (size_t i = 0; i < r->nsmp; i++)
+    if (r->smp[i].comm == id)
+      return &r->smp[i].done;
+  r->smp = x_realloc(r->smp, (r->nsmp + 1) * sizeof *r->smp);
+  r->smp[r->nsmp] = (smp_state){.comm = id, .done = 0};
+  return &r->smp[r->nsmp++].done;
+}
+
+/* The arguments of r's current collective action (kind); 0 after reporting an error. */
+static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, const comm_t **cmp) {
+  const trace_action *a = &r->act;
+  const comm_t *cm = action_comm(x, r);
+  if (!cm)
+    return 0;
+  int rooted = kind == COLL_BCAST || kind == COLL_REDUCE || kind == COLL_GATHER || kind == COLL_GATHERV ||
+               kind == COLL_SCATTER || kind == COLL_SCATTERV;
+  int root = a->comm == 0 ? a->peer : a->peer >= 0 && a->peer < x->np ? cm->rank_of[a->peer] : -1;
+  if (rooted && (root < 0 || root >= cm->size)) {
+    replay_fail(x, "%s:%ld: root %d is not a rank of %s: '%s'", a->file, a->line, a->peer,
+                a->comm ? "the communicator" : "MPI_COMM_WORLD", a->text);
+    return 0;
+  }
+  const int *node_of = x->host_of; /* world: members are 0..np-1, no O(np) copy per call */
+  if (cm->id != 0) {
+    for (int k = 0; k < cm->size; k++)
+      x->scratch[k] = x->host_of[cm->members[k]];
+    node_of = x->scratch;
+  }
+  r->push_comm = cm->id;
+  *c = (coll_args){.kind = kind, .rank = cm->rank_of[r->id], .size = cm->size, .root = rooted ? root : 0,
+                   .count = a->count, .node_of = node_of};
+  c->dtsize = dtsize(x, a->dtype);
+  c->sbytes = nbytes(x, a->count, a->dtype);
+  c->rbytes = c->sbytes;
+  switch (kind) {
+  case COLL_ALLTOALL:
+  case COLL_GATHER:
+  case COLL_SCATTER:
+  case COLL_ALLGATHER:
+    c->rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_GATHERV:
+  case COLL_ALLGATHERV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype2, &r->vbytes);
+    c->rcounts = r->vbytes;
+    break;
+  case COLL_SCATTERV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    c->scounts = r->vbytes;
+    c->rbytes = nbytes(x, a->count2, a->dtype2);
+    break;
+  case COLL_ALLTOALLV:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    vec_bytes(x, a->vec2, a->nvec, a->dtype2, &r->vbytes2);
+    c->scounts = r->vbytes;
+    c->rcounts = r->vbytes2;
+    break;
+  case COLL_REDUCE_SCATTER:
+    vec_bytes(x, a->vec, a->nvec, a->dtype, &r->vbytes);
+    c->rcounts = r->vbytes;
+    break;
+  default:
+    break;
+  }
+  *cmp = cm;
+  return 1;
+}
+
+/* Generates (or reuses) r's program of collective c on cm and pushes it from op
+ * r->coll_from on. r->prog still holds the program of the same call (an iteration's
+ * allreduce) when the memo matches: coll_generate is a pure function of its arguments,
+ * of the run's selector and of the communicator (node_of). Other writers of prog: the
+ * NBC path (clears the memo) and the end-of-trace barrier (the rank's last program). A
+ * program that builds SMP views ends at a COLL_OP_RESUME (see resume_coll). */
+static void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
+  uint32_t *done = smp_done_of(r, cm->id);
+  c->smp_done = *done;
+  c->smp_blocked = cm->id == 0 ? x->smp_published : (int)(*done & 1);
+  coll_memo m = memo_of(c, cm->id);
+  if (c->scounts || c->rcounts || !same_memo(&m, &r->memo)) {
+    coll_generate(c, x->sel, x->o->cfg.coll_algo[c->kind], &r->prog);
+    *done |= r->prog.smp_built;
+    r->memo = m;
+    if (c->scounts || c->rcounts || r->prog.resume_at >= 0)
+      r->memo.comm = 0;
+  }
+  push_prog(r, &r->prog, cm, r->coll_from);
+  if (r->prog.resume_at >= 0) {
+    r->coll_from = (size_t)r->prog.init_at;
+    r->resume_comm = cm->id;
+    r->resume_bits = r->prog.smp_built;
+  }
+}
+
+/* COLL_OP_RESUME: init_smp's messages of the current collective have completed (rank 0
+ * of MPI_COMM_WORLD then publishes is_blocked, as SimGrid's init_smp does); the call is
+ * generated again with the views built and its ops from where the init began are put in
+ * place of the resume op (before the ops that followed the program). */
+static void resume_coll(replay_ctx *x, rank *r) {
+  if (r->id == 0 && r->resume_comm == 0 && (r->resume_bits & 1))
+    x->smp_published = 1;
+  size_t ntail = r->nops - (r->pc + 1);
+  rop *tail = ntail ? x_malloc(ntail * sizeof *tail) : NULL;
+  if (ntail)
+    memcpy(tail, r->ops + r->pc + 1, ntail * sizeof *tail);
+  r->nops = r->pc + 1;
+  coll_args c;
+  const comm_t *cm = comm_get(x->comms, 0, r->id);
+  if (r->ended)
+    c = (coll_args){.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
+  else if (!coll_args_of(x, r, (coll_kind)(coll_of[r->act.op] - 1), &c, &cm)) {
+    free(tail);
+    return;
+  }
+  emit_coll(x, r, &c, cm);
+  for (size_t i = 0; i < ntail; i++)
+    *new_rop(r) = tail[i];
+  free(tail);
+}
+
+static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
+  const trace_action *a = &r->act;
+  const comm_t *cm;
+  coll_args c;
+  if (!coll_args_of(x, r, kind, &c, &cm))
+    return;
+  if (a->nbc) { /* SimGrid's non-blocking shapes: every message posted at once */
+    r->memo.comm = 0; /* prog is overwritten */
+    nbc_generate(&c, &r->prog);
+    push(r, OP_NBC_BEGIN);
+    push_prog(r, &r->prog, cm, 0);
+    push(r, OP_NBC_END);
+    return; /* the computation of a reduce-like NBC is not replayed (no FLOPS field) */
+  }
+  r->coll_from = 0;
+  emit_coll(x, r, &c, cm);
+  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
+  if ((kind == COLL_REDUCE || kind == COLL_ALLREDUCE || kind == COLL_REDUCE_SCATTER || kind == COLL_SCAN ||
+       kind == COLL_EXSCAN) && a->amount != 0)
+    push_amount(r, OP_EXEC, a->amount);
+}
 
 /* Expands r->act into r's program; sets its category and whether it is logged. */
 static void expand(replay_ctx *x, rank *r) {
@@ -677,6 +745,9 @@ COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
     x->dt_default = o->flags ? 8 : 1;
     r->init_time = *x->now;
     return 1;
+  case OP_COLL_RESUME:
+    resume_coll(x, r);
+    return 1;
   }
   return 1;
 }
@@ -803,10 +874,10 @@ static int next_action(replay_ctx *x, rank *r) {
     r->phase = 0;
     push(r, OP_WAITALL_END);
     if (x->o->cfg.finalization_barrier) {
-      coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
-      coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
+      coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
       r->push_comm = 0;
-      push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
+      r->coll_from = 0;
+      emit_coll(x, r, &c, comm_get(x->comms, 0, r->id));
     }
     return 1;
   }
@@ -860,6 +931,7 @@ void rank_free(rank *r) {
   free(r->store);
   free(r->vbytes);
   free(r->vbytes2);
+  free(r->smp);
   coll_prog_free(&r->prog);
 }
 

@@ -39,9 +39,16 @@ typedef struct store_list {
 typedef struct coll_memo {
   int32_t comm;   /* communicator + 1; 0: none */
   int32_t root, dtsize;
-  uint8_t kind;
+  uint8_t kind, smp_blocked;
+  uint32_t smp_done;
   int64_t sbytes, rbytes, count;
 } coll_memo;
+
+/* The SMP views (coll_smp.c scopes) a rank has built on one communicator. */
+typedef struct smp_state {
+  int32_t comm;
+  uint32_t done;
+} smp_state;
 
 typedef struct replay_ctx replay_ctx;
 
@@ -78,6 +85,12 @@ typedef struct rank {
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
+  smp_state *smp;       /* per communicator used by a collective: SMP views built */
+  size_t nsmp;
+  size_t coll_from;     /* first op of the collective's program still to push (> 0 when
+                           it is generated again after init_smp: COLL_OP_RESUME) */
+  int resume_comm;      /* communicator of the program cut at a COLL_OP_RESUME ... */
+  uint32_t resume_bits; /* ... and the views its init_smp builds */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -31,7 +31,8 @@ static tally run(coll_kind kind, const char *name, int n, int root, int64_t byte
   for (int r = 0; r < n; r++) {
     long mine = 0;
     coll_args a = {.kind = kind, .rank = r, .size = n, .root = root, .sbytes = bytes, .rbytes = bytes,
-                   .count = bytes, .dtsize = 1, .scounts = v, .rcounts = v, .node_of = test_nodes};
+                   .count = bytes, .dtsize = 1, .scounts = v, .rcounts = v, .node_of = test_nodes,
+                   .smp_done = ~0u, .smp_blocked = 1}; /* SMP views built: the algorithm alone */
     if (kind == COLL_ALLGATHERV && v) /* a rank's own block is its entry of the counts */
       a.sbytes = v[r];
     const coll_algo *al = coll_generate(&a, 0, name, &p);

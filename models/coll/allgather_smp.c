@@ -10,7 +10,7 @@
 #define T COLL_TAG_ALLGATHER
 
 void coll_allgather_smp_simple(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   int intra = r % c, inter = r / c, P = (n + c - 1) / c;
   int local = inter == P - 1 ? n - inter * c : c;
   for (int i = 1; i < local; i++)

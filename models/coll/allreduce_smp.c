@@ -16,11 +16,6 @@
 
 #define T COLL_TAG_ALLREDUCE
 
-int coll_smp_cores(const coll_args *a) {
-  int c = coll_ranks_per_node(a);
-  return c > 0 ? c : 1;
-}
-
 /* Binomial reduce of the c local ranks of r's host to its leader. */
 void coll_smp_intra_reduce(coll_prog *p, int r, int c, int n, int tag, int64_t b) {
   int intra = r % c, base = r / c * c;
@@ -78,7 +73,7 @@ static void inter_bcast(coll_prog *p, int r, int c, int n, int64_t b) {
 }
 
 void coll_allreduce_smp_binomial(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0) {
     inter_reduce(p, r, c, n, a->sbytes);
@@ -88,7 +83,7 @@ void coll_allreduce_smp_binomial(const coll_args *a, coll_prog *p) {
 }
 
 void coll_allreduce_smp_binomial_pipeline(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size, lead = r % c == 0;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size, lead = r % c == 0;
   int64_t pcount = a->count < 4096 ? a->count : 4096;
   int64_t phases = pcount > 0 ? a->count / pcount : 0, b = pcount * a->dtsize;
   for (int64_t ph = 0; ph < phases + 3; ph++) {
@@ -123,7 +118,7 @@ static void inter_rdb(coll_prog *p, int r, int c, int n, int64_t b) {
 }
 
 void coll_allreduce_smp_rdb(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0)
     inter_rdb(p, r, c, n, a->sbytes);

@@ -26,8 +26,8 @@ static void tree(coll_prog *p, int me, int size, int base, int step, int n, int6
 }
 
 void coll_bcast_SMP_binomial(const coll_args *a, coll_prog *p) {
-  int c = coll_ranks_per_node(a), r = a->rank, n = a->size;
-  if (c == 0) {
+  int uniform, c = coll_smp_cores(a, p, &uniform), r = a->rank, n = a->size;
+  if (!uniform) {
     coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a)))->gen(a, p);
     return;
   }

@@ -116,6 +116,10 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   cur_kind = a->kind;
   coll_prog_reset(p);
   algos[i].gen(a, p);
+  if (p->resume_at >= 0) { /* the rest is generated again after init_smp (coll_smp.c) */
+    p->n = (size_t)p->resume_at + 1;
+    return &algos[i];
+  }
   if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
     coll_waitall(p);
   return &algos[i];
