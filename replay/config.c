@@ -67,6 +67,8 @@ static const key keys[] = {
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
+    {"tir/simgrid-compat", K_BOOL, "no", OFF(simgrid_compat),
+     "reproduce SimGrid 3.32's solver quirks exactly (doc/model.md); implies tir/simgrid-marking"},
     {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
@@ -287,7 +289,10 @@ int cfg_set(config *c, const char *name, const char *value, char *err, size_t er
       return 0;
     if (k->type == K_STRING)
       return set_string(c, k, value, err, errlen);
-    return set_known(c, k, value, err, errlen);
+    int rc = set_known(c, k, value, err, errlen);
+    if (rc == 0 && k->off == OFF(simgrid_compat) && c->simgrid_compat)
+      c->simgrid_marking = 1; /* the compat mode takes SimGrid's marking and tie order */
+    return rc;
   }
   if (!strncmp(name, "smpi/", 5)) {
     int kind = coll_kind_find(name + 5);

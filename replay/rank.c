@@ -238,7 +238,11 @@ static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, co
 static void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
   uint32_t *done = smp_done_of(r, cm->id);
   c->smp_done = *done;
-  c->smp_blocked = cm->id == 0 ? x->smp_published : (int)(*done & 1);
+  /* is_blocked(): SimGrid's rank 0 of MPI_COMM_WORLD sets it at the end of its init_smp,
+   * and a rank that reads it earlier gets false (a race: ranks may then take different
+   * algorithms, and SimGrid deadlocks); tir/simgrid-compat reproduces it, the default
+   * gives every rank the real value once its own view is built. */
+  c->smp_blocked = cm->id == 0 && x->o->cfg.simgrid_compat ? x->smp_published : (int)(*done & 1);
   coll_memo m = memo_of(c, cm->id);
   if (c->scounts || c->rcounts || !same_memo(&m, &r->memo)) {
     coll_generate(c, x->sel, x->o->cfg.coll_algo[c->kind], &r->prog);

@@ -23,6 +23,7 @@ typedef struct tally {
 } tally;
 
 static const int *test_nodes; /* node_of of the next run() (SMP algorithms), or NULL */
+static coll_prog scratch;     /* programs selectors write (SMP views) in decision tests */
 
 /* Runs algorithm name of kind on every rank of an n-rank call; sums the programs. */
 static tally run(coll_kind kind, const char *name, int n, int root, int64_t bytes, const int64_t *v) {
@@ -426,9 +427,12 @@ START_TEST(flat_trees) {
 }
 END_TEST
 
+/* sel's pick for a call on an SMP sub-communicator (scope 1), where SimGrid's mpich
+ * selector takes MPICH's flat rules (on a whole communicator it goes SMP: mpich_smp). */
 static const char *pick(const char *sel, coll_kind k, int n, int64_t b) {
-  coll_args a = {.kind = k, .size = n, .sbytes = b, .rbytes = b, .count = b, .dtsize = 1};
-  return coll_selector_at(coll_selector_find(sel))->select(&a);
+  coll_args a = {.kind = k, .size = n, .sbytes = b, .rbytes = b, .count = b, .dtsize = 1, .smp_scope = 1};
+  coll_prog_reset(&scratch);
+  return coll_selector_at(coll_selector_find(sel))->select(&a, &scratch);
 }
 
 START_TEST(ompi_thresholds) {
@@ -467,7 +471,8 @@ static const char *pick_v(const char *sel, coll_kind k, int n, int64_t each) {
   for (int i = 0; i < n; i++)
     v[i] = each;
   coll_args a = {.kind = k, .size = n, .dtsize = 1, .rcounts = v};
-  return coll_selector_at(coll_selector_find(sel))->select(&a);
+  coll_prog_reset(&scratch);
+  return coll_selector_at(coll_selector_find(sel))->select(&a, &scratch);
 }
 
 START_TEST(reduce_scatter_thresholds) {
@@ -704,7 +709,8 @@ START_TEST(selector_names_registered) {
               v[i] = b;
             coll_args a = {.kind = k, .size = n, .sbytes = b, .rbytes = b, .count = b, .dtsize = 1,
                            .rcounts = v, .scounts = v};
-            const char *name = coll_selector_at(s)->select(&a);
+            coll_prog_reset(&scratch);
+            const char *name = coll_selector_at(s)->select(&a, &scratch);
             if (coll_algo_find(k, name) < 0 && !known_missing(k, name))
               ck_abort_msg("selector %s picks unregistered %s %s", coll_selector_at(s)->name,
                            coll_kind_name(k), name);

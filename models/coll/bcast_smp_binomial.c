@@ -28,7 +28,7 @@ static void tree(coll_prog *p, int me, int size, int base, int step, int n, int6
 void coll_bcast_SMP_binomial(const coll_args *a, coll_prog *p) {
   int uniform, c = coll_smp_cores(a, p, &uniform), r = a->rank, n = a->size;
   if (!uniform) {
-    coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a)))->gen(a, p);
+    coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a, p)))->gen(a, p);
     return;
   }
   int intra = r % c, base = r / c * c, intra_size = base == n / c * c ? n - base : c;

@@ -16,7 +16,7 @@
 static int dts(const coll_args *a) { return a->dtsize > 0 ? a->dtsize : 1; }
 
 static void mpich_bcast(const coll_args *a, coll_prog *p) {
-  coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a)))->gen(a, p);
+  coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a, p)))->gen(a, p);
 }
 
 /* SMP_linear, one message per segment index i (tags T + i) or the whole buffer. */

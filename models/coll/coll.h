@@ -150,7 +150,9 @@ const char *coll_kind_name(coll_kind kind); /* "bcast", "reduce_scatter", ... */
 int coll_kind_find(const char *name);
 
 /* Selectors: each maps a call to an algorithm name of the registry. */
-typedef const char *(*coll_select_fn)(const coll_args *a);
+/* A selector's decision for call a; it may append messages to p first (SimGrid's
+ * selectors that build SMP communicators, coll_smp.c) and read the SMP view. */
+typedef const char *(*coll_select_fn)(const coll_args *a, coll_prog *p);
 typedef struct coll_selector {
   const char *name;
   coll_select_fn select;
@@ -174,14 +176,20 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
  * the call's own kind follows the call's forced algorithm. */
 void coll_force(coll_kind kind, const char *name);
 
+/* Clears the state algorithms keep from call to call (SimGrid's mvapich2 selector
+ * globals, coll_select_mvapich2.c): once at the start of each replay. */
+void coll_state_reset(void);
+
 /* Appends to p the program of sub-collective a (a->kind) as the current call's selector
  * picks it: what SimGrid's algorithms get when they call colls::bcast, colls::gather...
  * (for use by algorithms only, inside coll_generate). */
 void coll_sub(const coll_args *a, coll_prog *p);
 
 /* Selectors' decision functions (coll_select_*.c). */
-const char *coll_select_default(const coll_args *a);
-const char *coll_select_ompi(const coll_args *a);
-const char *coll_select_mpich(const coll_args *a);
+const char *coll_select_default(const coll_args *a, coll_prog *p);
+const char *coll_select_ompi(const coll_args *a, coll_prog *p);
+const char *coll_select_mpich(const coll_args *a, coll_prog *p);
+const char *coll_select_mvapich2(const coll_args *a, coll_prog *p);
+const char *coll_select_impi(const coll_args *a, coll_prog *p);
 
 #endif

@@ -81,4 +81,23 @@ void coll_on_group(const coll_args *a, coll_gen_fn gen, int sub, const int *memb
                    coll_prog *p);
 void coll_by_ompi(const coll_args *a, coll_prog *p);
 void coll_by_mpich(const coll_args *a, coll_prog *p);
+void coll_by_mvapich2(const coll_args *a, coll_prog *p);
+void coll_by_impi(const coll_args *a, coll_prog *p);
+
+/* SimGrid's mvapich2 globals (smpi_mvapich2_selector_stampede.hpp): the functions and
+ * factors the mvapich2 selector last chose, which the mvapich2 algorithms read; NULL
+ * (never chosen) makes each algorithm take SimGrid's default. Shared by all ranks of a
+ * run, as in SimGrid; coll_state_reset clears them (coll_select_mvapich2.c). */
+typedef struct coll_mv2_globals {
+  coll_gen_fn bcast, bcast_intra;         /* MV2_Bcast_function, MV2_Bcast_intra_node_function */
+  int intra_knomial;                      /* mv2_intra_node_knomial_factor (4) */
+  coll_gen_fn reduce, reduce_intra;       /* MV2_Reduce_function, MV2_Reduce_intra_function */
+  int reduce_intra_k, reduce_inter_k;     /* mv2_reduce_{intra,inter}_knomial_factor (-1: unset) */
+  coll_gen_fn allreduce, allreduce_intra; /* MV2_Allreducection, MV2_Allreduce_intra_function */
+  int allreduce_intra_on_comm;            /* the intra function is a reduce over the whole
+                                             communicator (MPIR_Allreduce_reduce_p2p/shmem_MV2) */
+  coll_gen_fn gather_intra;               /* MV2_Gather_intra_node_function */
+  coll_gen_fn scatter_intra;              /* MV2_Scatter_intra_function */
+} coll_mv2_globals;
+extern coll_mv2_globals coll_mv2_state;
 #endif
