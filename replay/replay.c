@@ -184,7 +184,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)
     x->sel = 0;
-  coll_state_reset(); /* SimGrid's mvapich2 globals start unset in each run */
+  coll_run_begin(o->cfg.simgrid_compat);
   for (int k = 0; k < COLL_NKINDS; k++) /* sub-collectives follow forced algorithms too */
     coll_force((coll_kind)k, o->cfg.coll_algo[k]);
   int nh = plat_host_count(o->plat);

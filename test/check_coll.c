@@ -249,11 +249,15 @@ START_TEST(bcast_smp_binomial) {
   ck_assert_int_eq(t.sbytes, 50);
   ck_assert_int_eq(run(COLL_BCAST, "SMP_binomial", 6, 3, 10, NULL).sends, 6);
   /* 6 ranks, 3 per host: leaders 0 -> 3 (1 send). Inside host 0: 0 -> 2, 0 -> 1, and
-   * local 2 (bit 2 set) sends at mask 1 to 0 + 2 + 1 = rank 3, checked against N only
-   * (SimGrid's quirk); host 1: 3 -> 5, 3 -> 4, and 5 + 1 = N: none. 1 + 3 + 2 = 6. */
+   * under tir/simgrid-compat local 2 (bit 2 set) sends at mask 1 to 0 + 2 + 1 = rank 3,
+   * checked against N only (SimGrid's bug); host 1: 3 -> 5, 3 -> 4, and 5 + 1 = N: none.
+   * 1 + 3 + 2 = 6, and 5 by default (children kept inside the host). */
   static const int three[6] = {0, 0, 0, 1, 1, 1};
   test_nodes = three;
+  ck_assert_int_eq(run(COLL_BCAST, "SMP_binomial", 6, 0, 10, NULL).sends, 5);
+  coll_run_begin(1);
   ck_assert_int_eq(run(COLL_BCAST, "SMP_binomial", 6, 0, 10, NULL).sends, 6);
+  coll_run_begin(0);
   test_nodes = NULL;
 }
 END_TEST
@@ -554,15 +558,18 @@ START_TEST(allreduce_smp_trees) {
    * sends; edges 4 -> 0 and 0 -> 4 cross from host 1 ({4, 5}): 2. */
   test_nodes = uneven6;
   expect(run(COLL_ALLREDUCE, "smp_binomial", 6, 0, 10, NULL), 10, 100, 2, 3);
-  /* 3 a host (SimGrid's quirk, c not a power of two): in the intra-host reduce, local rank
-   * 2 receives at mask 1 from base + 3, the next host's leader, which never sends to it;
-   * in the bcast it sends at mask 1 to base + 3 when < N. N = 6: reduce 4 sends (1, 2 ->
-   * 0; 4, 5 -> 3), 5 receives; leaders 3 -> 0 -> 3; bcast 0 -> 2, 0 -> 1, 2 -> 3, 3 -> 5,
-   * 3 -> 4 (5 sends, 4 receives): 11 and 11, 3 across hosts (3 -> 0, 0 -> 3, 2 -> 3);
-   * leaders 0 and 3 send 3 each. */
+  /* 3 a host (c not a power of two), under tir/simgrid-compat (SimGrid's bug): in the
+   * intra-host reduce, local rank 2 receives at mask 1 from base + 3, the next host's
+   * leader, which never sends to it; in the bcast it sends at mask 1 to base + 3 when < N.
+   * N = 6: reduce 4 sends (1, 2 -> 0; 4, 5 -> 3), 5 receives; leaders 3 -> 0 -> 3; bcast
+   * 0 -> 2, 0 -> 1, 2 -> 3, 3 -> 5, 3 -> 4 (5 sends, 4 receives): 11 sends and 11
+   * receives, 3 across hosts (3 -> 0, 0 -> 3, 2 -> 3). By default the children stay in the host: 2 (N - 1) = 10 sends, 2 across. */
   static const int three6[6] = {0, 0, 0, 1, 1, 1};
   test_nodes = three6;
+  expect(run(COLL_ALLREDUCE, "smp_binomial", 6, 0, 10, NULL), 10, 100, 2, 3);
+  coll_run_begin(1);
   expect(run(COLL_ALLREDUCE, "smp_binomial", 6, 0, 10, NULL), 11, 110, 3, 3);
+  coll_run_begin(0);
   /* smp_rdb, 2 a host, N = 8: 4 intra-host reduce sends, 4 leaders x 2 rdb rounds = 8, 4
    * bcast sends: 16, 8 across hosts; leader 0 sends 2 (rdb) + 1 (its local rank) = 3. */
   test_nodes = two8;

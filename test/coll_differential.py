@@ -74,6 +74,15 @@ POW2_ONLY = {"alltoall": ("pair", "pair_light_barrier", "pair_mpi_barrier", "pai
 # anyway (doc/collectives.md), the test keeps to the shapes SimGrid accepts.
 MESH = {"2dmesh": 2, "3dmesh": 3}
 BLOCKED_UNIFORM = ("mvapich2_smp",)
+# gather mvapich2_two_level reads host sizes it never filled when hosts are unequal
+# (SimGrid crashes): uniform layouts, blocks or cyclic; with root 0 SimGrid's root skips
+# the leaders' gather and the run deadlocks: other roots.
+UNIFORM = ("mvapich2_two_level",)
+# Algorithms that read is_blocked right after building SimGrid's SMP view: rank 0 sets it
+# at the end of its init_smp, so other ranks read false on the first call (a race that
+# makes SimGrid throw, doc/collectives.md). Their cases first run a barrier that builds the
+# view (barrier mpich_smp).
+AFTER_INIT = ("mvapich2_smp",)
 # Forced-algorithm cases SimGrid cannot run whatever the shape: its replay passes
 # MPI_OP_NULL, and these dereference it (op->is_commutative()).
 SG_NULL_OP = {("allreduce", "mpich"), ("reduce", "mpich"), ("allreduce", "mvapich2"), ("allreduce", "impi")}
@@ -120,20 +129,23 @@ def action(kind, i, n, c, root, dt, v, m):
     raise ValueError(kind)
 
 
-def make_case(rng, kind, n, nbytes, name=None, mult=False, root0=False):
-    """(trace text, description) of one case; mult: a count that is a multiple of n."""
+def make_case(rng, kind, n, nbytes, name=None, mult=False, root0=False, barrier=False, nonzero=False):
+    """(trace text, description) of one case; mult: a count that is a multiple of n;
+    root0: root 0 in both calls; nonzero: roots other than 0; barrier: a barrier first."""
     dt = rng.choice(DT_ONLY.get(name, [6, 1, 0]))
     c = max(1, nbytes // DTSIZE[dt])
     if mult:
         c = max(n, c // n * n)
     root = 0 if root0 or rng.random() >= 0.5 else rng.randrange(n)
+    if nonzero:
+        root = rng.randrange(1, n)
     v = vec(rng, n, c)
     if kind == "reduce_scatter" and (rng.random() < 0.5 or name in REGULAR_ONLY):
         v = [c] * n  # regular counts take other branches
     m = [vec(rng, n, c) for _ in range(n)]
     skew = rng.random() < 0.5
-    lines = [f"{i} init" for i in range(n)]
-    root2 = root if root0 else (root + 1) % n
+    lines = [f"{i} init" for i in range(n)] + ([f"{i} barrier" for i in range(n)] if barrier else [])
+    root2 = root if root0 else root % (n - 1) + 1 if nonzero else (root + 1) % n
     for i in range(n):
         if skew:
             lines.append(f"{i} compute {((i * 7919) % 13) * 1e5:g}")
@@ -283,13 +295,16 @@ def draw(rng, args, kind, cfg, name, sel):
     if n * n * nbytes >= (1 << 31):  # keep each case small (and SimGrid's int sizes valid)
         nbytes = max(1, ((1 << 31) - 1) // (n * n), MIN_BYTES.get(name, 1))
     hosts, place = layout(rng, n, smp)
-    if name in BLOCKED_UNIFORM:
+    if name in BLOCKED_UNIFORM or (name in UNIFORM and kind == "gather"):
         k = rng.choice([d for d in range(1, 9) if n % d == 0])
-        hosts, place = [i // k for i in range(n)], f"block:{k}"
+        cyc = name in UNIFORM and rng.random() < 0.5
+        hosts = [i % (n // k) for i in range(n)] if cyc else [i // k for i in range(n)]
+        place = f"{'cyclic' if cyc else 'block'}:{k}"
     mult = (sel == "ompi" and kind == "allreduce") or name in MULT_ONLY
     # SMP algorithms given a world root as a host root (mvapich2): root 0 only
-    trace, desc = make_case(rng, kind, n, nbytes, name, mult, root0=(name or sel) in ("mvapich2_intra_node",))
-    cfgs = [cfg]
+    trace, desc = make_case(rng, kind, n, nbytes, name, mult, root0=(name or sel) in ("mvapich2_intra_node",),
+                            barrier=name in AFTER_INIT, nonzero=name in UNIFORM and kind == "gather")
+    cfgs = [cfg] + (["smpi/barrier:mpich_smp"] if name in AFTER_INIT else [])
     if smp or rng.random() < 0.25:
         cfgs.append(f"smpi/send-is-detached-thresh:{rng.choice([0, 1])}")
     return n, hosts, place, trace, desc, cfgs

@@ -11,7 +11,11 @@
  * into segments of 4096 elements (the count % 4096 rest is never sent, as in SimGrid)
  * and runs the four stages as a pipeline: in phase k, segment k is reduced inside hosts,
  * k - 1 between leaders, k - 2 broadcast between leaders and k - 3 inside hosts. The
- * copy of the input into the output is a sendrecv to self: no message. */
+ * copy of the input into the output is a sendrecv to self: no message. SimGrid checks
+ * the children of the host trees against N only (a host's last rank then waits for, or
+ * sends to, the next host's leader when c is not a power of two): so does tir under
+ * tir/simgrid-compat, else it keeps them in the host (coll_smp_host_end). All first
+ * build SimGrid's SMP view (coll_smp.c). */
 #include "coll_algos.h"
 
 #define T COLL_TAG_ALLREDUCE
@@ -21,7 +25,7 @@ void coll_smp_intra_reduce(coll_prog *p, int r, int c, int n, int tag, int64_t b
   int intra = r % c, base = r / c * c;
   for (int mask = 1; mask < c; mask <<= 1) {
     if ((mask & intra) == 0) {
-      if (base + (intra | mask) < n)
+      if (base + (intra | mask) < coll_smp_host_end(r, c, n))
         coll_recv(p, base + (intra | mask), tag, b);
     } else {
       coll_send(p, base + (intra & ~mask), tag, b);
@@ -41,7 +45,7 @@ void coll_smp_intra_bcast(coll_prog *p, int r, int c, int n, int tag, int64_t b)
       break;
     }
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (base + intra + mask < n)
+    if (base + intra + mask < coll_smp_host_end(r, c, n))
       coll_send(p, base + intra + mask, tag, b);
 }
 

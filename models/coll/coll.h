@@ -176,9 +176,11 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
  * the call's own kind follows the call's forced algorithm. */
 void coll_force(coll_kind kind, const char *name);
 
-/* Clears the state algorithms keep from call to call (SimGrid's mvapich2 selector
- * globals, coll_select_mvapich2.c): once at the start of each replay. */
-void coll_state_reset(void);
+/* Once at the start of each replay: clears the state algorithms keep from call to call
+ * (SimGrid's mvapich2 selector globals, coll_select_mvapich2.c) and sets whether
+ * algorithms keep SimGrid 3.32's bugs that break runs (tir/simgrid-compat: e.g. the SMP
+ * trees that send to another host's leader, coll_smp.c), or run as their authors meant. */
+void coll_run_begin(int simgrid_compat);
 
 /* Appends to p the program of sub-collective a (a->kind) as the current call's selector
  * picks it: what SimGrid's algorithms get when they call colls::bcast, colls::gather...

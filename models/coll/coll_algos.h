@@ -87,7 +87,7 @@ void coll_by_impi(const coll_args *a, coll_prog *p);
 /* SimGrid's mvapich2 globals (smpi_mvapich2_selector_stampede.hpp): the functions and
  * factors the mvapich2 selector last chose, which the mvapich2 algorithms read; NULL
  * (never chosen) makes each algorithm take SimGrid's default. Shared by all ranks of a
- * run, as in SimGrid; coll_state_reset clears them (coll_select_mvapich2.c). */
+ * run, as in SimGrid; coll_run_begin clears them (coll_select_mvapich2.c). */
 typedef struct coll_mv2_globals {
   coll_gen_fn bcast, bcast_intra;         /* MV2_Bcast_function, MV2_Bcast_intra_node_function */
   int intra_knomial;                      /* mv2_intra_node_knomial_factor (4) */
@@ -100,4 +100,12 @@ typedef struct coll_mv2_globals {
   coll_gen_fn scatter_intra;              /* MV2_Scatter_intra_function */
 } coll_mv2_globals;
 extern coll_mv2_globals coll_mv2_state;
+/* tir/simgrid-compat (coll_run_begin): keep SimGrid's bugs that break runs. */
+extern int coll_simgrid_compat;
+/* End (exclusive) of the host of rank r in SimGrid's rank arithmetic (c ranks a host,
+ * N in all) for a local tree's children: N under tir/simgrid-compat (SimGrid checks a
+ * child against N only, so with c not a power of two a host's last rank talks to the
+ * next host's leader, which never answers: a deadlock or an unmatched message), else the
+ * host's own end. */
+int coll_smp_host_end(int r, int c, int n);
 #endif

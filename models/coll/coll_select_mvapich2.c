@@ -22,8 +22,11 @@
 
 coll_mv2_globals coll_mv2_state = {.intra_knomial = 4, .reduce_intra_k = -1, .reduce_inter_k = -1};
 
-void coll_state_reset(void) {
+int coll_simgrid_compat;
+
+void coll_run_begin(int simgrid_compat) {
   coll_mv2_state = (coll_mv2_globals){.intra_knomial = 4, .reduce_intra_k = -1, .reduce_inter_k = -1};
+  coll_simgrid_compat = simgrid_compat != 0;
 }
 
 /* ====== tables ====== */

@@ -134,6 +134,11 @@ int coll_smp_cores(const coll_args *a, coll_prog *p, int *uniform) {
   return c;
 }
 
+int coll_smp_host_end(int r, int c, int n) {
+  int end = (r / c + 1) * c;
+  return coll_simgrid_compat || end > n ? n : end;
+}
+
 /* ====== running an algorithm on a sub-communicator ====== */
 
 /* One line per run for a peer outside a sub-communicator (SimGrid's code given ranks it
