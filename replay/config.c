@@ -68,7 +68,7 @@ static const key keys[] = {
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"tir/simgrid-compat", K_BOOL, "no", OFF(simgrid_compat),
-     "reproduce SimGrid 3.32's solver quirks exactly (doc/model.md); implies tir/simgrid-marking"},
+     "reproduce SimGrid 3.32 exactly: its selective update, ties, actor scheduling and collective bugs (doc/model.md)"},
     {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},

@@ -112,6 +112,9 @@ struct eng {
   uint64_t seq;
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
   int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
+  int sg_defer;     /* tir/simgrid-compat: actions due at one date end after all are popped */
+  eng_act **ended;  /* sg_defer: the actions popped at this date, to end in SimGrid's order */
+  size_t nended, ended_cap;
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
@@ -191,6 +194,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   lmm_set_simgrid_order(e->sys, c->simgrid_marking);
   e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
+  e->sg_defer = c->simgrid_compat;
   e->first_due = -1;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
@@ -226,6 +230,7 @@ void eng_free(eng *e) {
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
   free(e->new_sleeps);
+  free(e->ended);
   for (int k = 0; k < e->ngrp; k++)
     evq_free(&e->grp[k].heap);
   free(e->grp);
@@ -598,6 +603,18 @@ static void finish(eng *e, eng_act *a) {
   e->spare = a;
 }
 
+/* tir/simgrid-compat: SimGrid pops every action due at the date first (a latency phase
+ * ending enables its variable then), and only then ends the finished ones, the CPU
+ * model's before the network model's, each freeing its variable and waking its waiters
+ * in turn (EngineImpl::handle_ended_actions). */
+static void end_deferred(eng *e) {
+  for (int net = 0; net < 2; net++)
+    for (size_t i = 0; i < e->nended; i++)
+      if ((e->ended[i]->kind == K_FLOW) == net)
+        finish(e, e->ended[i]);
+  e->nended = 0;
+}
+
 /* Level k's first action is due: it completes, the level's due moves on to the next one. */
 static void group_pop(eng *e, int k) {
   double phi;
@@ -647,9 +664,14 @@ int eng_step(eng *e) {
       a->state = S_RUNNING;
       a->last_update = e->now;
       lmm_var_set_penalty(e->sys, a->var, a->penalty);
+    } else if (e->sg_defer) {
+      x_grow(&e->ended, &e->ended_cap, e->nended + 1, sizeof *e->ended);
+      e->ended[e->nended++] = a;
     } else {
       finish(e, a);
     }
   }
+  if (e->sg_defer)
+    end_deferred(e);
   return any;
 }

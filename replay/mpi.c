@@ -44,6 +44,8 @@ struct mpi_world {
   int np;
   const int *host_of;
   mpi_wake_fn wake;
+  mpi_wake2_fn wake2; /* tir/simgrid-compat: both owners of a message, in SimGrid's order */
+  uint64_t ndone;     /* messages completed so far (their done_seq) */
   mpi_error_fn error;
   mpi_msg_fn msg;
   void *ctx;
@@ -77,6 +79,7 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
 }
 
 void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn) { w->msg = fn; }
+void mpi_set_wake2_fn(mpi_world *w, mpi_wake2_fn fn) { w->wake2 = fn; }
 
 static void free_queue(mpi_world *w, mpi_req *r) {
   while (r) {
@@ -184,10 +187,16 @@ static void transfer_done(void *ctx, eng_act *a) {
     w->msg(w->ctx, s, t->start, eng_now(w->e));
   r->complete = 1;
   r->detached_sender = s->detached;
-  w->wake(w->ctx, r->dst);
-  if (!s->detached) {
+  if (!s->detached)
     s->complete = 1;
-    w->wake(w->ctx, s->src);
+  if (w->wake2) /* tir/simgrid-compat */
+    r->done_seq = s->done_seq = ++w->ndone;
+  if (!s->detached && w->wake2)
+    w->wake2(w->ctx, r->dst, s->src);
+  else {
+    w->wake(w->ctx, r->dst);
+    if (!s->detached)
+      w->wake(w->ctx, s->src);
   }
   s->next = NULL;
   release(w, r);

@@ -26,6 +26,7 @@ typedef struct mpi_req {
   int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
+  uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct mpi_req *next;       /* mailbox queue */
   struct mpi_req **children;  /* group request (a non-blocking collective): its messages */
   int32_t nchildren, group;   /* number of children; 1 for a group request */
@@ -35,6 +36,9 @@ typedef struct mpi_world mpi_world;
 
 /* Called when a request owned by rank completes. */
 typedef void (*mpi_wake_fn)(void *ctx, int rank);
+/* Called instead when a message completes both its receive and its (non-detached) send:
+ * the owners are woken in the order the callee chooses (tir/simgrid-compat: SimGrid's). */
+typedef void (*mpi_wake2_fn)(void *ctx, int receiver, int sender);
 /* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
  * input (no route between two hosts: input = 1); the replay then stops. */
 typedef void (*mpi_error_fn)(void *ctx, int input, const char *msg);
@@ -44,6 +48,8 @@ typedef void (*mpi_msg_fn)(void *ctx, const mpi_req *send, double start, double 
 mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
                    mpi_error_fn error, void *ctx);
 /* Sets the message callback (NULL: none). */
+/* tir/simgrid-compat: wake both owners of a message through fn (see mpi_wake2_fn). */
+void mpi_set_wake2_fn(mpi_world *w, mpi_wake2_fn fn);
 void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn);
 void mpi_free(mpi_world *w);
 

@@ -170,7 +170,8 @@ static uint32_t *smp_done_of(rank *r, int id) {
 }
 
 /* The arguments of r's current collective action (kind); 0 after reporting an error. */
-static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, const comm_t **cmp) {
+__attribute__((always_inline)) static inline int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c,
+                                                             const comm_t **cmp) {
   const trace_action *a = &r->act;
   const comm_t *cm = action_comm(x, r);
   if (!cm)
@@ -235,7 +236,7 @@ static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, co
  * of the run's selector and of the communicator (node_of). Other writers of prog: the
  * NBC path (clears the memo) and the end-of-trace barrier (the rank's last program). A
  * program that builds SMP views ends at a COLL_OP_RESUME (see resume_coll). */
-static void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
+__attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
   uint32_t *done = smp_done_of(r, cm->id);
   c->smp_done = *done;
   /* is_blocked(): SimGrid's rank 0 of MPI_COMM_WORLD sets it at the end of its init_smp,
@@ -512,8 +513,61 @@ static int exec_flops(replay_ctx *x, rank *r, double flops) {
   return 0;
 }
 
+/* ====== tir/simgrid-compat: SimGrid's actor scheduling ======
+ *
+ * SimGrid runs every ready actor up to its next simcall (an MPI call reaching the
+ * kernel: posting a send or a receive, a wait, an execution, a sleep), then handles the
+ * simcalls in the order the actors ran; a simcall answered at once (a post, a wait on a
+ * finished request) puts the actor at the back of the run queue for the next round, a
+ * blocking one parks it until the activity ends, and the waiters of a finished
+ * communication are answered in the order they started waiting. So within one date the
+ * ranks advance one MPI call at a time, round-robin, and the flows they create come in
+ * that order, which decides SimGrid's ties and selective update. Under the compat mode
+ * tir runs ranks the same way: sg_yield ends a rank's turn before its second simcall. A
+ * wait on a detached send makes no simcall (SimGrid's request has no activity), and a
+ * waitall is a loop of waitany, each one a simcall. */
+
+/* Before a simcall: 0 when r may make it in this turn (it is then used), 1 when r has
+ * made one already: it goes to the back of the run queue and must return (not done). */
+static inline int sg_yield(replay_ctx *x, rank *r) {
+  if (__builtin_expect(!x->sgc, 1))
+    return 0;
+  if (!r->sg_used) {
+    r->sg_used = 1;
+    return 0;
+  }
+  r->state = RS_READY;
+  replay_enqueue(x, r->id);
+  return 1;
+}
+
+static int detached_send(const mpi_req *q) { return !q->recv && q->detached; }
+
+#define SG_SLEEP_PHASE 9 /* r->phase: the turn ended before a sleep simcall (sg_sleep) */
+
+/* An MPI overhead sleep of t, after which r's operation goes on in phase `after`; under
+ * the compat mode, a sleep after this turn's simcall waits for the next turn (rank_run
+ * then starts it). */
+static int sg_sleep(replay_ctx *x, rank *r, double t, int after) {
+  if (x->sgc && r->sg_used) {
+    r->sg_sleep = t;
+    r->sg_after = (uint8_t)after;
+    r->phase = SG_SLEEP_PHASE;
+    r->state = RS_READY;
+    replay_enqueue(x, r->id);
+    return 0;
+  }
+  r->sg_used = 1;
+  r->phase = after;
+  return sleep_for(x, r, t);
+}
+
 /* Blocks on requests: the rank polls inside MPI until one completes. */
-static int block_wait(replay_ctx *x, rank *r) {
+__attribute__((always_inline)) static inline int block_wait(replay_ctx *x, rank *r) {
+  if (__builtin_expect(x->sgc, 0) && !r->sg_waiting) { /* registered on its requests from now on */
+    r->sg_waiting = 1;
+    r->sg_stamp = ++x->sg_clock;
+  }
   if (r->state != RS_WAIT) {
     r->state = RS_WAIT;
     replay_note_activity(x, r->id, OBS_MPI);
@@ -533,14 +587,15 @@ static inline double finish_req(replay_ctx *x, mpi_req *q) {
 static int wait_cur(replay_ctx *x, rank *r) {
   if (r->phase == 3)
     return 1;
+  if (x->sgc && !r->sg_waiting && !detached_send(r->cur) && sg_yield(x, r))
+    return 0;
   if (!mpi_req_done(r->cur))
     return block_wait(x, r);
+  r->sg_waiting = 0;
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
-  if (ov > 0) {
-    r->phase = 3;
-    return sleep_for(x, r, ov);
-  }
+  if (ov > 0)
+    return sg_sleep(x, r, ov, 3);
   return 1;
 }
 
@@ -550,7 +605,43 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * the next waitany would find the same unfinished ones before it. The finished ones are
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
+/* tir/simgrid-compat's waitall: one waitany (one simcall) per turn. A detached send is
+ * returned first, without a simcall; else a waitany issued now returns the first finished
+ * request in order, and a blocked one the first to finish. */
+static int sg_wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+  r->phase = 0;
+  for (;;) {
+    size_t pick = SIZE_MAX, pending = 0;
+    for (size_t i = 0; i < *n && pick == SIZE_MAX; i++)
+      if (v[i] && detached_send(v[i]))
+        pick = i;
+      else if (v[i])
+        pending++;
+    if (pick == SIZE_MAX) {
+      if (pending == 0) {
+        *n = 0;
+        return 1;
+      }
+      if (!r->sg_waiting && sg_yield(x, r))
+        return 0;
+      uint64_t best = UINT64_MAX;
+      for (size_t i = 0; i < *n; i++)
+        if (v[i] && mpi_req_done(v[i]) && (r->sg_waiting ? v[i]->done_seq < best : pick == SIZE_MAX))
+          pick = i, best = v[i]->done_seq;
+      if (pick == SIZE_MAX)
+        return block_wait(x, r);
+      r->sg_waiting = 0;
+    }
+    double ov = finish_req(x, v[pick]);
+    v[pick] = NULL;
+    if (ov > 0)
+      return sg_sleep(x, r, ov, 1);
+  }
+}
+
 __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+  if (x->sgc)
+    return sg_wait_all(x, r, v, n);
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -579,14 +670,15 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (!v[i])
       continue;
+    if (x->sgc && !r->sg_waiting && !detached_send(v[i]) && sg_yield(x, r))
+      return 0;
     if (!mpi_req_done(v[i]))
       return block_wait(x, r);
+    r->sg_waiting = 0;
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
-    if (ov > 0) {
-      r->phase = 1;
-      return sleep_for(x, r, ov);
-    }
+    if (ov > 0)
+      return sg_sleep(x, r, ov, 1);
   }
   return 1;
 }
@@ -621,9 +713,11 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
     double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
-      return sleep_for(x, r, ov);
+      return sg_sleep(x, r, ov, 1);
   }
   if (r->phase == 1) {
+    if (sg_yield(x, r))
+      return 0;
     mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
@@ -634,6 +728,8 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
 
 __attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
+    if (sg_yield(x, r))
+      return 0;
     mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
       return 1;
@@ -666,10 +762,12 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
     r->phase = 1;
     double t = x->test_nsleeps * x->o->cfg.test_sleep;
     if (t > 0)
-      return sleep_for(x, r, t);
+      return sg_sleep(x, r, t, 1);
   }
   if (r->phase == 1) {
     mpi_req *q = r->cur;
+    if (x->sgc && !detached_send(q) && sg_yield(x, r)) /* the test simcall */
+      return 0;
     if (!mpi_req_done(q)) {
       store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
@@ -683,7 +781,7 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
     double ov = finish_req(x, q);
     r->phase = 3;
     if (ov > 0)
-      return sleep_for(x, r, ov);
+      return sg_sleep(x, r, ov, 3);
   }
   return 1;
 }
@@ -721,6 +819,8 @@ COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
 }
 
 COLD static int do_exec_sleep(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0 && sg_yield(x, r))
+    return 0;
   if (r->phase++ == 0)
     return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
   return 1;
@@ -899,6 +999,7 @@ int rank_run(replay_ctx *x, rank *r) {
   if (r->state == RS_DONE)
     return 0;
   r->state = RS_READY;
+  r->sg_used = 0; /* a new turn (tir/simgrid-compat, sg_yield) */
   for (;;) {
     if (x->failed)
       return -1;
@@ -915,6 +1016,11 @@ int rank_run(replay_ctx *x, rank *r) {
         return 0;
       }
       continue;
+    }
+    if (r->phase == SG_SLEEP_PHASE) { /* a sleep simcall deferred to this turn (sg_sleep) */
+      r->sg_used = 1;
+      r->phase = r->sg_after;
+      return sleep_for(x, r, r->sg_sleep);
     }
     int done = step(x, r, &r->ops[r->pc]);
     if (done < 0)

@@ -85,6 +85,11 @@ typedef struct rank {
   mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
+  uint8_t sg_used;      /* tir/simgrid-compat: this turn's simcall is made (sg_yield) */
+  uint8_t sg_waiting;   /* ... blocked in a wait simcall, registered at sg_stamp */
+  uint64_t sg_stamp;
+  double sg_sleep;      /* ... a sleep deferred to its next turn, then phase sg_after */
+  uint8_t sg_after;
   smp_state *smp;       /* per communicator used by a collective: SMP views built */
   size_t nsmp;
   size_t coll_from;     /* first op of the collective's program still to push (> 0 when

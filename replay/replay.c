@@ -35,6 +35,18 @@ static void wake(void *ctx, int id) {
   }
 }
 
+/* tir/simgrid-compat: SimGrid answers the waiters of a finished communication in the
+ * order they started waiting on it (CommImpl::finish): the one registered first runs
+ * first. A rank not blocked in a wait keeps its place (stamp 0: last). */
+static void wake2(void *ctx, int receiver, int sender) {
+  replay_ctx *x = ctx;
+  const rank *a = &x->ranks[receiver], *b = &x->ranks[sender];
+  uint64_t sa = a->sg_waiting ? a->sg_stamp : UINT64_MAX, sb = b->sg_waiting ? b->sg_stamp : UINT64_MAX;
+  int first = sb < sa ? sender : receiver;
+  wake(ctx, first);
+  wake(ctx, first == sender ? receiver : sender);
+}
+
 void replay_note_activity_obs(replay_ctx *x, int id, obs_activity act) {
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].activity)
@@ -204,6 +216,9 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->now = eng_clock(x->e);
   free(pstates);
   x->w = mpi_new(x->e, &o->cfg, x->np, x->host_of, wake, mpi_error, x);
+  x->sgc = o->cfg.simgrid_compat;
+  if (x->sgc)
+    mpi_set_wake2_fn(x->w, wake2);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
       mpi_set_message_fn(x->w, note_message);
@@ -294,13 +309,14 @@ static int loop(replay_ctx *x) {
     r->stats->host = r->host;
     if (x->o->cfg.init_sleep > 0) /* smpi/init: injected before the first action */
       rank_start_sleep(r, x->o->cfg.init_sleep);
-    else if (!x->o->cfg.simgrid_marking)
+    else if (!x->o->cfg.simgrid_marking || x->sgc)
       replay_enqueue(x, i);
   }
-  /* tir/simgrid-marking: SimGrid 3.32 runs the last rank's first actions before the
-   * others' (seen in the order in which it creates the flows of a ring of sendRecv at
-   * date 0; doc/model.md, "Equal dates"), which decides equal-date ties later on */
-  if (x->o->cfg.simgrid_marking && !(x->o->cfg.init_sleep > 0)) {
+  /* tir/simgrid-marking alone: SimGrid 3.32 creates the last rank's flow of a ring of
+   * sendRecv at date 0 first (doc/model.md, "Equal dates"): running that rank first
+   * approximates it. The compat mode gets it from SimGrid's scheduling itself (rank.c,
+   * sg_yield: each rank posts its send, then each its receive), ranks in rank order. */
+  if (x->o->cfg.simgrid_marking && !x->sgc && !(x->o->cfg.init_sleep > 0)) {
     replay_enqueue(x, x->np - 1);
     for (int i = 0; i < x->np - 1; i++)
       replay_enqueue(x, i);
