@@ -191,8 +191,8 @@ static void transfer_done(void *ctx, eng_act *a) {
     s->complete = 1;
   if (w->wake2) /* tir/simgrid-compat */
     r->done_seq = s->done_seq = ++w->ndone;
-  if (!s->detached && w->wake2)
-    w->wake2(w->ctx, r->dst, s->src);
+  if (w->wake2)
+    w->wake2(w->ctx, r, s->detached ? NULL : s);
   else {
     w->wake(w->ctx, r->dst);
     if (!s->detached)

@@ -36,9 +36,9 @@ typedef struct mpi_world mpi_world;
 
 /* Called when a request owned by rank completes. */
 typedef void (*mpi_wake_fn)(void *ctx, int rank);
-/* Called instead when a message completes both its receive and its (non-detached) send:
- * the owners are woken in the order the callee chooses (tir/simgrid-compat: SimGrid's). */
-typedef void (*mpi_wake2_fn)(void *ctx, int receiver, int sender);
+/* Called instead when a message completes its receive and its send (NULL when detached):
+ * the callee wakes the owners waiting on them, in its order (tir/simgrid-compat: SimGrid's). */
+typedef void (*mpi_wake2_fn)(void *ctx, const mpi_req *recv, const mpi_req *send);
 /* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
  * input (no route between two hosts: input = 1); the replay then stops. */
 typedef void (*mpi_error_fn)(void *ctx, int input, const char *msg);

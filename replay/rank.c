@@ -527,6 +527,42 @@ static int exec_flops(replay_ctx *x, rank *r, double flops) {
  * wait on a detached send makes no simcall (SimGrid's request has no activity), and a
  * waitall is a loop of waitany, each one a simcall. */
 
+static int covers(const mpi_req *w, const mpi_req *q) {
+  if (w == q)
+    return 1;
+  for (int i = 0; w->group && i < w->nchildren; i++)
+    if (w->children[i] == q)
+      return 1;
+  return 0;
+}
+
+static int any_covers(mpi_req *const *v, size_t n, const mpi_req *q) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] && covers(v[i], q))
+      return 1;
+  return 0;
+}
+
+int rank_waits_on(const rank *r, const mpi_req *q) {
+  if (r->state != RS_WAIT || !r->sg_waiting || r->pc >= r->nops)
+    return 0;
+  const rop *o = &r->ops[r->pc];
+  size_t i = r->wait_from;
+  switch (o->kind) {
+  case OP_WAITALL:
+    return any_covers(r->slots + r->wait_from, r->nslots - r->wait_from, q);
+  case OP_WAITEACH: /* one MPI_Wait at a time: on the first request left */
+    while (i < r->nslots && !r->slots[i])
+      i++;
+    return i < r->nslots && covers(r->slots[i], q);
+  case OP_WAITALL_STORE:
+  case OP_WAITALL_END:
+    return any_covers(r->wl, r->nwl, q);
+  default:
+    return r->cur && covers(r->cur, q);
+  }
+}
+
 /* Before a simcall: 0 when r may make it in this turn (it is then used), 1 when r has
  * made one already: it goes to the back of the run queue and must return (not done). */
 static inline int sg_yield(replay_ctx *x, rank *r) {

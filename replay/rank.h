@@ -104,6 +104,9 @@ int rank_run(replay_ctx *x, rank *r);
 void rank_free(rank *r);
 /* Blocks r in a sleep (smpi/init's injected start delay). */
 void rank_start_sleep(rank *r, double seconds);
+/* tir/simgrid-compat: whether r is blocked in a wait registered on q (q among the
+ * requests its current wait waits for, or a child of one of them). */
+int rank_waits_on(const rank *r, const mpi_req *q);
 /* One line saying what a blocked rank waits for (deadlock reports). */
 void rank_describe(const rank *r, FILE *out);
 

@@ -35,16 +35,22 @@ static void wake(void *ctx, int id) {
   }
 }
 
-/* tir/simgrid-compat: SimGrid answers the waiters of a finished communication in the
- * order they started waiting on it (CommImpl::finish): the one registered first runs
- * first. A rank not blocked in a wait keeps its place (stamp 0: last). */
-static void wake2(void *ctx, int receiver, int sender) {
+/* tir/simgrid-compat: SimGrid answers only the ranks blocked in a wait registered on the
+ * finished communication (CommImpl::finish), in the order they registered: the one that
+ * started waiting first runs first; the others find it done at their next wait. */
+static void wake2(void *ctx, const mpi_req *recv, const mpi_req *send) {
   replay_ctx *x = ctx;
-  const rank *a = &x->ranks[receiver], *b = &x->ranks[sender];
-  uint64_t sa = a->sg_waiting ? a->sg_stamp : UINT64_MAX, sb = b->sg_waiting ? b->sg_stamp : UINT64_MAX;
-  int first = sb < sa ? sender : receiver;
-  wake(ctx, first);
-  wake(ctx, first == sender ? receiver : sender);
+  const rank *a = &x->ranks[recv->dst], *b = send ? &x->ranks[send->src] : NULL;
+  int wa = rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
+  if (wa && wb && b->sg_stamp < a->sg_stamp) {
+    wake(ctx, send->src);
+    wake(ctx, recv->dst);
+    return;
+  }
+  if (wa)
+    wake(ctx, recv->dst);
+  if (wb)
+    wake(ctx, send->src);
 }
 
 void replay_note_activity_obs(replay_ctx *x, int id, obs_activity act) {
