@@ -298,14 +298,14 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
   r->path.latency = e->scratch.latency;
   r->path.nlinks = (int)e->scratch.n;
   r->path.min_bw = -1;
-  r->path.sum_inv_bw = 0;
+  r->path.lat_ws = e->scratch.latency;
   r->links = x_malloc((e->scratch.n + 1) * sizeof *r->links);
   for (size_t i = 0; i < e->scratch.n; i++) {
     const plat_link *l = plat_link_at(e->plat, e->scratch.links[i]);
     r->links[i] = e->scratch.links[i];
     if (r->path.min_bw < 0 || l->bandwidth < r->path.min_bw)
       r->path.min_bw = l->bandwidth;
-    r->path.sum_inv_bw += 1.0 / l->bandwidth;
+    r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
   r->back = NULL;
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
@@ -381,7 +381,7 @@ static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0;
 static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
   const net_path *m = &e->memo_path;
   if (!same_bits(payload, e->memo_payload) || !same_bits(p->latency, m->latency) ||
-      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->sum_inv_bw, m->sum_inv_bw) || p->nlinks != m->nlinks) {
+      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->lat_ws, m->lat_ws) || p->nlinks != m->nlinks) {
     e->model->flow(e->cfg, payload, p, &e->memo_flow);
     e->memo_path = *p;
     e->memo_payload = payload;
