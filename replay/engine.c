@@ -477,6 +477,8 @@ eng_act *eng_sleep_start(eng *e, double seconds, eng_done_fn done, void *ctx) {
   return a;
 }
 
+void eng_sg_cpu_touch(eng *e, int host) { lmm_cnst_touch(e->sys, e->cpus[host]); }
+
 /* ====== advancing time ====== */
 
 /* Brings a's remaining work up to date at its old rate (SimGrid's update_remains_lazy). */

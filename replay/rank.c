@@ -500,6 +500,8 @@ static void act_done_q(void *ctx, eng_act *a) {
 static int sleep_as(replay_ctx *x, rank *r, double t, obs_activity act) {
   r->state = RS_BUSY;
   replay_note_activity(x, r->id, act);
+  if (x->sgc) /* SimGrid's sleep action marks the host's CPU */
+    eng_sg_cpu_touch(x->e, r->host);
   eng_sleep_start(x->e, t, act_done_q, r);
   return 0;
 }
@@ -611,6 +613,15 @@ __attribute__((always_inline)) static inline int block_wait(replay_ctx *x, rank 
   return 0;
 }
 
+/* Blocks in a single wait (MPI_Wait, a blocking send or receive): SimGrid's wait_for on
+ * an unfinished communication creates a CPU sleep action on the rank's host (a waitany,
+ * hence a waitall, does not). */
+static int block_single(replay_ctx *x, rank *r) {
+  if (x->sgc && !r->sg_waiting)
+    eng_sg_cpu_touch(x->e, r->host);
+  return block_wait(x, r);
+}
+
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
  * detached sender. Returns the sleep to inject. */
 static inline double finish_req(replay_ctx *x, mpi_req *q) {
@@ -626,7 +637,7 @@ static int wait_cur(replay_ctx *x, rank *r) {
   if (x->sgc && !r->sg_waiting && !detached_send(r->cur) && sg_yield(x, r))
     return 0;
   if (!mpi_req_done(r->cur))
-    return block_wait(x, r);
+    return block_single(x, r);
   r->sg_waiting = 0;
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
@@ -709,7 +720,7 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
     if (x->sgc && !r->sg_waiting && !detached_send(v[i]) && sg_yield(x, r))
       return 0;
     if (!mpi_req_done(v[i]))
-      return block_wait(x, r);
+      return block_single(x, r);
     r->sg_waiting = 0;
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
