@@ -437,7 +437,7 @@ __attribute__((always_inline)) static inline store_list *store_find(rank *r, int
   return l;
 }
 
-__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, mpi_req *q) {
+__attribute__((always_inline)) static inline void store_add(rank *r, int src, int dst, int tag, int comm, p2p_req *q) {
   store_list *l = store_find(r, src, dst, tag, comm, 1);
   if (l->n == l->cap)
     x_grow(&l->reqs, &l->cap, l->n + 1, sizeof *l->reqs);
@@ -445,12 +445,12 @@ __attribute__((always_inline)) static inline void store_add(rank *r, int src, in
 }
 
 /* Pops the first request of key; *found = 0 when the key has no list. */
-static mpi_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *found) {
+static p2p_req *store_pop(rank *r, int src, int dst, int tag, int comm, int *found) {
   store_list *l = store_find(r, src, dst, tag, comm, 0);
   *found = l && l->n > 0;
   if (!*found)
     return NULL;
-  mpi_req *q = l->reqs[0];
+  p2p_req *q = l->reqs[0];
   memmove(l->reqs, l->reqs + 1, (l->n - 1) * sizeof *l->reqs);
   if (--l->n == 0) { /* remove the key, as SimGrid does when a list empties (its */
     store_list gone = *l; /* buffer moves past nstore, for the next key) */
@@ -474,7 +474,7 @@ static void store_drain(replay_ctx *x, rank *r, int last_only) {
       if (!l->reqs[k])
         continue;
       if (last_only && k + 1 < l->n) {
-        mpi_req_release(x->w, l->reqs[k]);
+        p2p_req_release(x->w, l->reqs[k]);
         continue;
       }
       r->wl[r->nwl++] = l->reqs[k];
@@ -529,7 +529,7 @@ static int exec_flops(replay_ctx *x, rank *r, double flops) {
  * wait on a detached send makes no simcall (SimGrid's request has no activity), and a
  * waitall is a loop of waitany, each one a simcall. */
 
-static int covers(const mpi_req *w, const mpi_req *q) {
+static int covers(const p2p_req *w, const p2p_req *q) {
   if (w == q)
     return 1;
   for (int i = 0; w->group && i < w->nchildren; i++)
@@ -538,14 +538,14 @@ static int covers(const mpi_req *w, const mpi_req *q) {
   return 0;
 }
 
-static int any_covers(mpi_req *const *v, size_t n, const mpi_req *q) {
+static int any_covers(p2p_req *const *v, size_t n, const p2p_req *q) {
   for (size_t i = 0; i < n; i++)
     if (v[i] && covers(v[i], q))
       return 1;
   return 0;
 }
 
-int rank_waits_on(const rank *r, const mpi_req *q) {
+int rank_waits_on(const rank *r, const p2p_req *q) {
   if (r->state != RS_WAIT || !r->sg_waiting || r->pc >= r->nops)
     return 0;
   const rop *o = &r->ops[r->pc];
@@ -579,7 +579,7 @@ static inline int sg_yield(replay_ctx *x, rank *r) {
   return 1;
 }
 
-static int detached_send(const mpi_req *q) { return !q->recv && q->detached; }
+static int detached_send(const p2p_req *q) { return !q->recv && q->detached; }
 
 #define SG_SLEEP_PHASE 9 /* r->phase: the turn ended before a sleep simcall (sg_sleep) */
 
@@ -624,9 +624,9 @@ static int block_single(replay_ctx *x, rank *r) {
 
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
  * detached sender. Returns the sleep to inject. */
-static inline double finish_req(replay_ctx *x, mpi_req *q) {
-  double ov = mpi_recv_overhead(x->w, q);
-  mpi_req_release(x->w, q);
+static inline double finish_req(replay_ctx *x, p2p_req *q) {
+  double ov = p2p_recv_overhead(x->w, q);
+  p2p_req_release(x->w, q);
   return ov;
 }
 
@@ -636,7 +636,7 @@ static int wait_cur(replay_ctx *x, rank *r) {
     return 1;
   if (x->sgc && !r->sg_waiting && !detached_send(r->cur) && sg_yield(x, r))
     return 0;
-  if (!mpi_req_done(r->cur))
+  if (!p2p_req_done(r->cur))
     return block_single(x, r);
   r->sg_waiting = 0;
   double ov = finish_req(x, r->cur);
@@ -655,7 +655,7 @@ static int wait_cur(replay_ctx *x, rank *r) {
 /* tir/simgrid-compat's waitall: one waitany (one simcall) per turn. A detached send is
  * returned first, without a simcall; else a waitany issued now returns the first finished
  * request in order, and a blocked one the first to finish. */
-static int sg_wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+static int sg_wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
   r->phase = 0;
   for (;;) {
     size_t pick = SIZE_MAX, pending = 0;
@@ -673,7 +673,7 @@ static int sg_wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
         return 0;
       uint64_t best = UINT64_MAX;
       for (size_t i = 0; i < *n; i++)
-        if (v[i] && mpi_req_done(v[i]) && (r->sg_waiting ? v[i]->done_seq < best : pick == SIZE_MAX))
+        if (v[i] && p2p_req_done(v[i]) && (r->sg_waiting ? v[i]->done_seq < best : pick == SIZE_MAX))
           pick = i, best = v[i]->done_seq;
       if (pick == SIZE_MAX)
         return block_wait(x, r);
@@ -686,16 +686,16 @@ static int sg_wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
   }
 }
 
-__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, mpi_req **v, size_t *n) {
+__attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
   if (x->sgc)
     return sg_wait_all(x, r, v, n);
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
-    mpi_req *q = v[i];
+    p2p_req *q = v[i];
     if (!q)
       continue;
-    if (!mpi_req_done(q)) {
+    if (!p2p_req_done(q)) {
       v[j++] = q;
       continue;
     }
@@ -712,14 +712,14 @@ __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r
 }
 
 /* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */
-static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
+static int wait_each(replay_ctx *x, rank *r, p2p_req **v, size_t n) {
   r->phase = 0;
   for (size_t i = 0; i < n; i++) {
     if (!v[i])
       continue;
     if (x->sgc && !r->sg_waiting && !detached_send(v[i]) && sg_yield(x, r))
       return 0;
-    if (!mpi_req_done(v[i]))
+    if (!p2p_req_done(v[i]))
       return block_single(x, r);
     r->sg_waiting = 0;
     double ov = finish_req(x, v[i]);
@@ -735,14 +735,14 @@ static int wait_each(replay_ctx *x, rank *r, mpi_req **v, size_t n) {
 /* Where a just-posted request q goes: the trace's request store (isend/irecv actions),
  * the open non-blocking collective, or the program's slots (returns 1: the operation is
  * done); or, for a blocking send/recv, r->cur, to be waited in phase 2 (returns 0). */
-__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi_req *q) {
+__attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p_req *q) {
   if (o->flags & ROP_STORE) {
     store_add(r, q->src, q->dst, q->tag, q->comm, q);
     return 1;
   }
   if (!(o->flags & ROP_BLOCKING)) {
     if (r->nbc)
-      mpi_group_add(r->nbc, q);
+      p2p_group_add(r->nbc, q);
     else {
       if (r->nslots == r->slots_cap)
         x_grow(&r->slots, &r->slots_cap, r->nslots + 1, sizeof *r->slots);
@@ -757,7 +757,7 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, mpi
 
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = mpi_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sg_sleep(x, r, ov, 1);
@@ -765,7 +765,7 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 1) {
     if (sg_yield(x, r))
       return 0;
-    mpi_req *q = mpi_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
       return 1;
@@ -777,7 +777,7 @@ __attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     if (sg_yield(x, r))
       return 0;
-    mpi_req *q = mpi_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
+    p2p_req *q = p2p_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
       return 1;
   }
@@ -812,10 +812,10 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
       return sg_sleep(x, r, t, 1);
   }
   if (r->phase == 1) {
-    mpi_req *q = r->cur;
+    p2p_req *q = r->cur;
     if (x->sgc && !detached_send(q) && sg_yield(x, r)) /* the test simcall */
       return 0;
-    if (!mpi_req_done(q)) {
+    if (!p2p_req_done(q)) {
       store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
       if (x->o->cfg.grow_injected)
@@ -843,7 +843,7 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 /* Program waitall/waiteach over the slots posted since wait_from. */
 COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
-  mpi_req **v = r->slots + r->wait_from;
+  p2p_req **v = r->slots + r->wait_from;
   size_t n = r->nslots - r->wait_from;
   int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
   if (done)
@@ -855,7 +855,7 @@ COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
 
 COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    mpi_req **q = &r->slots[r->wait_from + (size_t)o->peer];
+    p2p_req **q = &r->slots[r->wait_from + (size_t)o->peer];
     r->cur = *q;
     *q = NULL;
     if (!r->cur)
@@ -886,7 +886,7 @@ COLD static int do_waitall_store(replay_ctx *x, rank *r, rop *o) {
 COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   switch (o->kind) {
   case OP_NBC_BEGIN:
-    r->nbc = mpi_group_new(x->w, r->id, r->act.line);
+    r->nbc = p2p_group_new(x->w, r->id, r->act.line);
     return 1;
   case OP_NBC_END:
     store_add(r, r->id, r->id, -(++r->nbc_count), 0, r->nbc);
@@ -946,7 +946,7 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
     return done;
   }
   if (r->phase == 1) {
-    int64_t bytes = mpi_probe(x->w, o->peer, r->id, o->tag, o->comm);
+    int64_t bytes = p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
       if (o->amount < 0) /* MPI_Probe alone (tir's probe line) */
@@ -983,7 +983,7 @@ __attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
       return 0;
     }
   }
-  if (mpi_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
+  if (p2p_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
     x->iprobe_nsleeps = 1;
   else if (x->o->cfg.grow_injected)
     x->iprobe_nsleeps++;
@@ -1098,7 +1098,7 @@ void rank_describe(const rank *r, FILE *out) {
     fprintf(out, " blocked in '%s' (%s:%ld)", r->act.text, r->act.file, r->act.line);
   else if (r->ended)
     fprintf(out, " blocked at the end of its trace, waiting for its pending requests");
-  const mpi_req *q = r->cur;
+  const p2p_req *q = r->cur;
   for (size_t i = 0; !q && i < r->nwl; i++)
     q = r->wl[i];
   for (size_t i = r->wait_from; !q && i < r->nslots; i++)

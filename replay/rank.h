@@ -9,7 +9,7 @@
 
 #include "coll.h"
 #include "engine.h"
-#include "mpi.h"
+#include "p2p.h"
 #include "replay.h"
 #include "trace.h"
 
@@ -30,7 +30,7 @@ typedef struct store_key {
 
 typedef struct store_list {
   store_key k;
-  mpi_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
+  p2p_req **reqs; /* FIFO; NULL entries are placeholders left by successful tests */
   size_t n, cap;
 } store_list;
 
@@ -69,10 +69,10 @@ typedef struct rank {
   rop *ops;             /* the current action's program */
   size_t nops, ops_cap, pc;
   int phase;            /* progress within ops[pc] */
-  mpi_req *cur;         /* request waited for by a single wait */
-  mpi_req **slots;      /* requests of the program not yet waited (collectives) */
+  p2p_req *cur;         /* request waited for by a single wait */
+  p2p_req **slots;      /* requests of the program not yet waited (collectives) */
   size_t nslots, slots_cap, wait_from;
-  mpi_req **wl;         /* requests of a trace waitall */
+  p2p_req **wl;         /* requests of a trace waitall */
   size_t nwl, wl_cap;
   store_list *store;    /* trace-level request store: key (src, dst, tag) -> FIFO */
   size_t nstore, store_cap;
@@ -82,7 +82,7 @@ typedef struct rank {
   coll_memo memo;       /* the collective whose program prog holds (see expand_coll) */
   int64_t *vbytes, *vbytes2; /* scratch: per-rank byte vectors */
   replay_rank *stats;
-  mpi_req *nbc;         /* the non-blocking collective being posted (its group request) */
+  p2p_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
   uint8_t sg_used;      /* tir/simgrid-compat: this turn's simcall is made (sg_yield) */
@@ -106,7 +106,7 @@ void rank_free(rank *r);
 void rank_start_sleep(rank *r, double seconds);
 /* tir/simgrid-compat: whether r is blocked in a wait registered on q (q among the
  * requests its current wait waits for, or a child of one of them). */
-int rank_waits_on(const rank *r, const mpi_req *q);
+int rank_waits_on(const rank *r, const p2p_req *q);
 /* One line saying what a blocked rank waits for (deadlock reports). */
 void rank_describe(const rank *r, FILE *out);
 

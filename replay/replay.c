@@ -38,7 +38,7 @@ static void wake(void *ctx, int id) {
 /* tir/simgrid-compat: SimGrid answers only the ranks blocked in a wait registered on the
  * finished communication (CommImpl::finish), in the order they registered: the one that
  * started waiting first runs first; the others find it done at their next wait. */
-static void wake2(void *ctx, const mpi_req *recv, const mpi_req *send) {
+static void wake2(void *ctx, const p2p_req *recv, const p2p_req *send) {
   replay_ctx *x = ctx;
   const rank *a = &x->ranks[recv->dst], *b = send ? &x->ranks[send->src] : NULL;
   int wa = rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
@@ -75,7 +75,7 @@ void replay_note_action_obs(replay_ctx *x, rank *r, int begin) {
   }
 }
 
-static void note_message(void *ctx, const mpi_req *s, double start, double end) {
+static void note_message(void *ctx, const p2p_req *s, double start, double end) {
   replay_ctx *x = ctx;
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].message)
@@ -104,7 +104,7 @@ void replay_fail_run(replay_ctx *x, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void mpi_error(void *ctx, int input, const char *msg) {
+static void p2p_error(void *ctx, int input, const char *msg) {
   if (input)
     replay_fail(ctx, "%s", msg);
   else
@@ -221,13 +221,13 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->e = eng_new(o->plat, &o->cfg, o->model, pstates);
   x->now = eng_clock(x->e);
   free(pstates);
-  x->w = mpi_new(x->e, &o->cfg, x->np, x->host_of, wake, mpi_error, x);
+  x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
   x->sgc = o->cfg.simgrid_compat;
   if (x->sgc)
     mpi_set_wake2_fn(x->w, wake2);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
-      mpi_set_message_fn(x->w, note_message);
+      p2p_set_message_fn(x->w, note_message);
       break;
     }
   x->ranks = x_calloc((size_t)x->np, sizeof *x->ranks);
@@ -247,7 +247,7 @@ static void teardown(replay_ctx *x) {
   free(x->runq);
   comm_reg_free(x->comms);
   free(x->scratch);
-  mpi_free(x->w);
+  p2p_free(x->w);
   eng_free(x->e);
   trace_close(x->t);
   free(x->host_of);
@@ -275,7 +275,7 @@ static void report_deadlock(replay_ctx *x) {
     }
   if (x->np - x->ndone > shown)
     fprintf(out, "  ... and %d more blocked ranks\n", x->np - x->ndone - shown);
-  mpi_report_unmatched(x->w, out);
+  p2p_report_unmatched(x->w, out);
 }
 
 static double wall_now(void);
@@ -378,11 +378,11 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
   if (rc < 0) {
     snprintf(err, errlen, "%s", x.err);
     code = x.fail_code;
-  } else if (mpi_unmatched(x.w) > 0) {
+  } else if (p2p_unmatched(x.w) > 0) {
     FILE *out = o->warn ? o->warn : stderr;
-    fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", mpi_unmatched(x.w));
-    mpi_report_unmatched(x.w, out);
-    snprintf(err, errlen, "%d unmatched point-to-point messages at the end of the replay", mpi_unmatched(x.w));
+    fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", p2p_unmatched(x.w));
+    p2p_report_unmatched(x.w, out);
+    snprintf(err, errlen, "%d unmatched point-to-point messages at the end of the replay", p2p_unmatched(x.w));
     code = TIR_EXIT_FAILURE;
   }
   res->simulated_time = x.last_end - x.last_origin;
@@ -390,7 +390,7 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
     for (int i = 0; i < o->nobs; i++)
       if (o->obs[i].finish)
         o->obs[i].finish(o->obs[i].ctx, x.e ? eng_now(x.e) : 0);
-  res->messages = mpi_messages(x.w);
+  res->messages = p2p_messages(x.w);
   for (int i = 0; i < x.np; i++)
     res->actions += res->ranks[i].actions;
   teardown(&x);

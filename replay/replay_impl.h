@@ -9,7 +9,7 @@ struct replay_ctx {
   const replay_opts *o;
   eng *e;
   const double *now;   /* the engine's clock (eng_clock): read inline, once per action */
-  mpi_world *w;
+  p2p_world *w;
   trace_set *t;
   rank *ranks;
   int np;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "wrappers-gen.h"
-#include "../replay/xalloc.h"
+#include "../base/xalloc.h"
 
 /* the return address of the wrapper: the application's call site */
 #define TT_SITE() __builtin_return_address(0)

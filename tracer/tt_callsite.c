@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../replay/xalloc.h"
+#include "../base/xalloc.h"
 
 struct site {
   void *addr; /* return address, NULL = empty slot */

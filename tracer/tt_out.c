@@ -13,7 +13,7 @@
 #include <time.h>
 #include <zlib.h>
 
-#include "../replay/xalloc.h"
+#include "../base/xalloc.h"
 
 #define PUSH_SIZE (64u << 10) /* push the buffer to zlib past this many bytes */
 #define HOLD_WIDTH 11         /* characters of a placeholder field: fits any int */

@@ -6,7 +6,7 @@
  * non-overtaking rule. A queue holds only sends or only receives at any time.
  * A matched pair becomes one flow in the engine; when it completes, the receive (and a
  * non-detached send) complete and their owners are woken. */
-#include "mpi.h"
+#include "p2p.h"
 
 #include "xalloc.h"
 
@@ -17,7 +17,7 @@
 typedef struct mbox {
   uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
   int32_t dst, src, tag, comm;
-  mpi_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+  p2p_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
 } mbox;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
@@ -25,8 +25,8 @@ typedef struct mbox {
  * message allocates nothing. The receive is the send's next: a matched send is in no
  * mailbox queue. */
 typedef struct req_block {
-  mpi_req r;   /* first: a mpi_req * of this file points to a req_block */
-  mpi_world *w;
+  p2p_req r;   /* first: a p2p_req * of this file points to a req_block */
+  p2p_world *w;
   double start; /* date both sides were posted */
 } req_block;
 
@@ -37,33 +37,33 @@ typedef struct cost_memo {
 
 enum { MEMO_OS, MEMO_OIS, MEMO_OR, NMEMO };
 
-struct mpi_world {
+struct p2p_world {
   eng *e;
   const double *now; /* the engine's clock (eng_clock) */
   const config *cfg;
   int np;
   const int *host_of;
-  mpi_wake_fn wake;
+  p2p_wake_fn wake;
   mpi_wake2_fn wake2; /* tir/simgrid-compat: both owners of a message, in SimGrid's order */
   uint64_t ndone;     /* messages completed so far (their done_seq) */
-  mpi_error_fn error;
-  mpi_msg_fn msg;
+  p2p_error_fn error;
+  p2p_msg_fn msg;
   void *ctx;
   mbox *boxes;
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  mpi_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
+  p2p_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
                      per request ever alive at once instead of one per request posted */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
-static void rehash(mpi_world *w);
-static inline void release(mpi_world *w, mpi_req *r);
+static void rehash(p2p_world *w);
+static inline void release(p2p_world *w, p2p_req *r);
 
-mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake_fn wake,
-                   mpi_error_fn error, void *ctx) {
-  mpi_world *w = x_calloc(1, sizeof *w);
+p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake_fn wake,
+                   p2p_error_fn error, void *ctx) {
+  p2p_world *w = x_calloc(1, sizeof *w);
   w->e = e;
   w->now = eng_clock(e);
   w->cfg = c;
@@ -78,18 +78,18 @@ mpi_world *mpi_new(eng *e, const config *c, int np, const int *host_of, mpi_wake
   return w;
 }
 
-void mpi_set_message_fn(mpi_world *w, mpi_msg_fn fn) { w->msg = fn; }
-void mpi_set_wake2_fn(mpi_world *w, mpi_wake2_fn fn) { w->wake2 = fn; }
+void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
+void mpi_set_wake2_fn(p2p_world *w, mpi_wake2_fn fn) { w->wake2 = fn; }
 
-static void free_queue(mpi_world *w, mpi_req *r) {
+static void free_queue(p2p_world *w, p2p_req *r) {
   while (r) {
-    mpi_req *n = r->next;
-    mpi_req_release(w, r);
+    p2p_req *n = r->next;
+    p2p_req_release(w, r);
     r = n;
   }
 }
 
-void mpi_free(mpi_world *w) {
+void p2p_free(p2p_world *w) {
   if (!w)
     return;
   for (size_t i = 0; i < w->cap; i++)
@@ -97,7 +97,7 @@ void mpi_free(mpi_world *w) {
       free_queue(w, w->boxes[i].head);
   free(w->boxes);
   while (w->spare) {
-    mpi_req *n = w->spare->next;
+    p2p_req *n = w->spare->next;
     free(w->spare);
     w->spare = n;
   }
@@ -119,7 +119,7 @@ static size_t box_slot(uint64_t key, size_t cap) { return (size_t)(key >> 32) & 
 
 /* Inserts the (absent) mailbox of (dst, src, tag, comm). */
 __attribute__((noinline)) /* the cold path, out of get_box */
-static mbox *new_box(mpi_world *w, uint64_t key, int dst, int src, int tag, int comm) {
+static mbox *new_box(p2p_world *w, uint64_t key, int dst, int src, int tag, int comm) {
   if (2 * (w->nboxes + 1) > w->cap)
     rehash(w);
   size_t j = box_slot(key, w->cap);
@@ -130,7 +130,7 @@ static mbox *new_box(mpi_world *w, uint64_t key, int dst, int src, int tag, int 
   return &w->boxes[j];
 }
 
-static void rehash(mpi_world *w) {
+static void rehash(p2p_world *w) {
   size_t ncap = w->cap ? 2 * w->cap : 1024;
   mbox *nb = x_calloc(ncap, sizeof *nb);
   for (size_t i = 0; i < w->cap; i++)
@@ -146,7 +146,7 @@ static void rehash(mpi_world *w) {
 }
 
 /* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
-__attribute__((always_inline)) static inline mbox *get_box(mpi_world *w, int dst, int src, int tag, int comm) {
+__attribute__((always_inline)) static inline mbox *get_box(p2p_world *w, int dst, int src, int tag, int comm) {
   uint64_t key = box_key(dst, src, tag, comm);
   for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
     mbox *b = &w->boxes[j];
@@ -158,7 +158,7 @@ __attribute__((always_inline)) static inline mbox *get_box(mpi_world *w, int dst
   return new_box(w, key, dst, src, tag, comm);
 }
 
-static void enqueue(mbox *b, mpi_req *r) {
+static void enqueue(mbox *b, p2p_req *r) {
   r->next = NULL;
   if (b->tail)
     b->tail->next = r;
@@ -167,8 +167,8 @@ static void enqueue(mbox *b, mpi_req *r) {
   b->tail = r;
 }
 
-static mpi_req *dequeue(mbox *b) {
-  mpi_req *r = b->head;
+static p2p_req *dequeue(mbox *b) {
+  p2p_req *r = b->head;
   b->head = r->next;
   if (!b->head)
     b->tail = NULL;
@@ -181,8 +181,8 @@ static mpi_req *dequeue(mbox *b) {
 static void transfer_done(void *ctx, eng_act *a) {
   (void)a;
   req_block *t = ctx;
-  mpi_world *w = t->w;
-  mpi_req *s = &t->r, *r = s->next;
+  p2p_world *w = t->w;
+  p2p_req *s = &t->r, *r = s->next;
   if (w->msg)
     w->msg(w->ctx, s, t->start, eng_now(w->e));
   r->complete = 1;
@@ -203,7 +203,7 @@ static void transfer_done(void *ctx, eng_act *a) {
   release(w, s);
 }
 
-static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
+static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
   s->matched = r->matched = 1;
   r->real_bytes = s->bytes;
   w->unmatched -= 2;
@@ -232,26 +232,26 @@ static void start_transfer(mpi_world *w, mpi_req *s, mpi_req *r) {
   }
 }
 
-static mpi_req *req_new(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
-  mpi_req *r = w->spare;
+static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
+  p2p_req *r = w->spare;
   if (r)
     w->spare = r->next;
   else
     r = x_malloc(sizeof(req_block));
-  *r = (mpi_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
+  *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
   return r;
 }
 
-mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
-  mpi_req *s = req_new(w, src, dst, tag, comm, bytes, 0, line);
+p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
+  p2p_req *s = req_new(w, src, dst, tag, comm, bytes, 0, line);
   s->detached = bytes < w->cfg->detached_thresh;
   if (s->detached)
     s->complete = 1;
   mbox *b = get_box(w, dst, src, tag, comm);
   w->unmatched++;
   if (b->head && b->head->recv) {
-    mpi_req *r = dequeue(b);
+    p2p_req *r = dequeue(b);
     start_transfer(w, s, r);
     release(w, r); /* the mailbox's reference */
   } else {
@@ -261,12 +261,12 @@ mpi_req *mpi_post_send(mpi_world *w, int src, int dst, int tag, int comm, int64_
   return s;
 }
 
-mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
-  mpi_req *r = req_new(w, src, dst, tag, comm, bytes, 1, line);
+p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
+  p2p_req *r = req_new(w, src, dst, tag, comm, bytes, 1, line);
   mbox *b = get_box(w, dst, src, tag, comm);
   w->unmatched++;
   if (b->head && !b->head->recv) {
-    mpi_req *s = dequeue(b);
+    p2p_req *s = dequeue(b);
     start_transfer(w, s, r);
     release(w, s); /* the mailbox's reference */
   } else {
@@ -276,44 +276,44 @@ mpi_req *mpi_post_recv(mpi_world *w, int src, int dst, int tag, int comm, int64_
   return r;
 }
 
-int64_t mpi_probe(mpi_world *w, int src, int dst, int tag, int comm) {
+int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   mbox *b = get_box(w, dst, src, tag, comm);
   return b->head && !b->head->recv ? b->head->bytes : -1;
 }
 
-mpi_req *mpi_group_new(mpi_world *w, int rank, long line) {
-  mpi_req *g = req_new(w, rank, rank, 0, 0, 0, 0, line);
+p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {
+  p2p_req *g = req_new(w, rank, rank, 0, 0, 0, 0, line);
   g->group = 1;
   return g;
 }
 
-void mpi_group_add(mpi_req *g, mpi_req *child) {
+void p2p_group_add(p2p_req *g, p2p_req *child) {
   g->children = x_realloc(g->children, ((size_t)g->nchildren + 1) * sizeof *g->children);
   g->children[g->nchildren++] = child;
 }
 
-int mpi_group_done(const mpi_req *r) {
+int p2p_group_done(const p2p_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     if (!r->children[i]->complete)
       return 0;
   return 1;
 }
 
-void mpi_req_free(mpi_world *w, mpi_req *r) {
+void p2p_req_free(p2p_world *w, p2p_req *r) {
   for (int i = 0; i < r->nchildren; i++)
-    mpi_req_release(w, r->children[i]);
+    p2p_req_release(w, r->children[i]);
   if (r->children)
     free(r->children);
   r->next = w->spare;
   w->spare = r;
 }
 
-/* mpi_req_release inside this file: a message's requests (no children) go back to the
+/* p2p_req_release inside this file: a message's requests (no children) go back to the
  * spare list without a call. */
-static inline void release(mpi_world *w, mpi_req *r) {
+static inline void release(p2p_world *w, p2p_req *r) {
   if (r && --r->refs <= 0) {
     if (r->children)
-      mpi_req_free(w, r);
+      p2p_req_free(w, r);
     else {
       r->next = w->spare;
       w->spare = r;
@@ -330,7 +330,7 @@ static double overhead(const cfg_table *t, cost_memo *m, int64_t bytes) {
   return m->cost;
 }
 
-double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend) {
+double p2p_send_overhead(p2p_world *w, int64_t bytes, int isend) {
   if (isend)
     return overhead(&w->cfg->ois, &w->memo[MEMO_OIS], bytes);
   if (bytes < w->cfg->detached_thresh)
@@ -338,21 +338,21 @@ double mpi_send_overhead(mpi_world *w, int64_t bytes, int isend) {
   return 0;
 }
 
-double mpi_recv_overhead_of(mpi_world *w, const mpi_req *r) {
+double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r) {
   double t = r->recv && r->detached_sender ? overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes) : 0;
   for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
-    t += mpi_recv_overhead(w, r->children[i]);
+    t += p2p_recv_overhead(w, r->children[i]);
   return t;
 }
 
-int mpi_unmatched(const mpi_world *w) { return w->unmatched; }
-uint64_t mpi_messages(const mpi_world *w) { return w->messages; }
+int p2p_unmatched(const p2p_world *w) { return w->unmatched; }
+uint64_t p2p_messages(const p2p_world *w) { return w->messages; }
 
-void mpi_report_unmatched(const mpi_world *w, FILE *out) {
+void p2p_report_unmatched(const p2p_world *w, FILE *out) {
   int shown = 0;
   for (size_t i = 0; i < w->cap && shown < 20; i++) {
     const mbox *b = &w->boxes[i];
-    for (const mpi_req *r = b->key ? b->head : NULL; r && shown < 20; r = r->next, shown++)
+    for (const p2p_req *r = b->key ? b->head : NULL; r && shown < 20; r = r->next, shown++)
       fprintf(out, "  unmatched %s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
               r->recv ? "receive" : "send", r->src, r->dst, r->tag, r->bytes, r->line);
   }
