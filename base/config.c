@@ -69,6 +69,8 @@ static const key keys[] = {
     {"tir/polling", K_STRING, "wait", 0,
      "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "
      "simgrid: every poll charged as SMPI does (doc/model.md)"},
+    {"tir/simgrid-compat", K_BOOL, "no", OFF(simgrid_compat),
+     "reproduce SimGrid 3.32 exactly: its selective update, ties, actor scheduling and collective bugs (doc/model.md)"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
     {"network/model", K_STRING, "SMPI", 0, "network model (SMPI only; see --network-model)"},
@@ -295,7 +297,12 @@ int cfg_set(config *c, const char *name, const char *value, char *err, size_t er
       return 0;
     if (k->type == K_STRING)
       return set_string(c, k, value, err, errlen);
-    return set_known(c, k, value, err, errlen);
+    int rc = set_known(c, k, value, err, errlen);
+    if (rc == 0 && k->off == OFF(simgrid_compat) && c->simgrid_compat) {
+      c->simgrid_marking = 1; /* the compat mode takes SimGrid's marking and tie order, */
+      c->polling_simgrid = 1; /* and charges every poll as SMPI does */
+    }
+    return rc;
   }
   for (int i = 0; i < nowners; i++) {
     int r = owners[i]->set(c, name, value, err, errlen);

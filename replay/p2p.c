@@ -51,6 +51,8 @@ struct p2p_world {
   int np;
   const int *host_of;
   p2p_wake_fn wake;
+  p2p_wake2_fn wake2; /* tir/simgrid-compat: both owners of a message, in SimGrid's order */
+  uint64_t ndone;     /* messages completed so far (their done_seq) */
   p2p_error_fn error;
   p2p_msg_fn msg;
   void *ctx;
@@ -87,6 +89,7 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
 }
 
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
+void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn) { w->wake2 = fn; }
 
 static void free_queue(p2p_world *w, p2p_req *r) {
   while (r) {
@@ -194,10 +197,16 @@ static void transfer_done(void *ctx, eng_act *a) {
     w->msg(w->ctx, s, t->start, eng_now(w->e));
   r->complete = 1;
   r->detached_sender = s->detached;
-  w->wake(w->ctx, r->dst);
-  if (!s->detached) {
+  if (!s->detached)
     s->complete = 1;
-    w->wake(w->ctx, s->src);
+  if (w->wake2) /* tir/simgrid-compat */
+    r->done_seq = s->done_seq = ++w->ndone;
+  if (w->wake2)
+    w->wake2(w->ctx, r, s->detached ? NULL : s);
+  else {
+    w->wake(w->ctx, r->dst);
+    if (!s->detached)
+      w->wake(w->ctx, s->src);
   }
   s->next = NULL;
   release(w, r);

@@ -26,6 +26,7 @@ typedef struct p2p_req {
   int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
+  uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
   struct p2p_req **children;  /* group request (a non-blocking collective): its messages */
   int32_t nchildren, group;   /* number of children; 1 for a group request */
@@ -35,6 +36,9 @@ typedef struct p2p_world p2p_world;
 
 /* Called when a request owned by rank completes. */
 typedef void (*p2p_wake_fn)(void *ctx, int rank);
+/* Called instead when a message completes its receive and its send (NULL when detached):
+ * the callee wakes the owners waiting on them, in its order (tir/simgrid-compat: SimGrid's). */
+typedef void (*p2p_wake2_fn)(void *ctx, const p2p_req *recv, const p2p_req *send);
 /* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
  * input (no route between two hosts: input = 1); the replay then stops. */
 typedef void (*p2p_error_fn)(void *ctx, int input, const char *msg);
@@ -44,6 +48,8 @@ typedef void (*p2p_msg_fn)(void *ctx, const p2p_req *send, double start, double 
 p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake_fn wake,
                    p2p_error_fn error, void *ctx);
 /* Sets the message callback (NULL: none). */
+/* tir/simgrid-compat: wake both owners of a message through fn (see p2p_wake2_fn). */
+void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn);
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn);
 void p2p_free(p2p_world *w);
 

@@ -42,7 +42,8 @@ enum rop_kind {
   OP_RMA_LOCK_ALL,  /* take every member's lock of window tag, shared, in rank order */
   OP_RMA_UNLOCK,    /* release peer's lock of window tag (peer -1: every member's) */
   OP_RMA_FREE,      /* the rank frees window tag */
-  OP_POLL_WAIT      /* wait until a message from peer with tag is in the rank's mailbox */
+  OP_POLL_WAIT,     /* wait until a message from peer with tag is in the rank's mailbox */
+  OP_COLL_RESUME    /* init_smp's messages are done: generate the rest of the collective */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,
@@ -82,9 +83,10 @@ static int dtsize(replay_ctx *x, int dt) {
   return dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
 }
 
-/* Converts a collective's program on communicator cm into rops (peers: world ranks). */
-static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
-  for (size_t i = 0; i < p->n; i++) {
+/* Converts a collective's program on communicator cm, from op `from` on, into rops (peers:
+ * world ranks). */
+static void push_prog(rank *r, const coll_prog *p, const comm_t *cm, size_t from) {
+  for (size_t i = from; i < p->n; i++) {
     const coll_op *c = &p->ops[i];
     int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
     switch (c->op) {
@@ -105,6 +107,9 @@ static void push_prog(rank *r, const coll_prog *p, const comm_t *cm) {
       break;
     case COLL_OP_WAIT:
       push(r, OP_WAIT_SLOT)->peer = c->peer;
+      break;
+    case COLL_OP_RESUME:
+      push(r, OP_COLL_RESUME);
       break;
     default:
       push(r, OP_WAITALL);
@@ -146,12 +151,14 @@ static void create_comm(replay_ctx *x, rank *r) {
 /* The memo of the collective c (without count vectors) on communicator comm. */
 static coll_memo memo_of(const coll_args *c, int comm) {
   return (coll_memo){.comm = comm + 1, .root = c->root, .dtsize = c->dtsize, .kind = (uint8_t)c->kind,
-                     .sbytes = c->sbytes, .rbytes = c->rbytes, .count = c->count};
+                     .smp_blocked = (uint8_t)c->smp_blocked, .smp_done = c->smp_done, .sbytes = c->sbytes,
+                     .rbytes = c->rbytes, .count = c->count};
 }
 
 static int same_memo(const coll_memo *a, const coll_memo *b) {
   return a->comm == b->comm && a->root == b->root && a->dtsize == b->dtsize && a->kind == b->kind &&
-         a->sbytes == b->sbytes && a->rbytes == b->rbytes && a->count == b->count;
+         a->smp_blocked == b->smp_blocked && a->smp_done == b->smp_done && a->sbytes == b->sbytes &&
+         a->rbytes == b->rbytes && a->count == b->count;
 }
 
 /* The root of a rooted collective as a rank of cm (-1 when it is none of cm's ranks). */
@@ -237,36 +244,8 @@ static void push_nbc(rank *r, const coll_args *c, const comm_t *cm) {
   r->memo.comm = 0; /* prog is overwritten */
   nbc_generate(c, &r->prog);
   push(r, OP_NBC_BEGIN);
-  push_prog(r, &r->prog, cm);
+  push_prog(r, &r->prog, cm, 0);
   push(r, OP_NBC_END);
-}
-
-static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
-  const trace_action *a = &r->act;
-  const comm_t *cm = action_comm(x, r);
-  coll_args c;
-  if (!cm || coll_setup(x, r, kind, cm, &c) < 0)
-    return;
-  r->push_comm = cm->id;
-  if (a->nbc) {
-    push_nbc(r, &c, cm);
-    return;
-  }
-  /* r->prog still holds the program of the same call (an iteration's allreduce): not
-   * generated again, coll_generate being a pure function of its arguments, of the run's
-   * selector and of the communicator (node_of). Other writers of prog: the NBC path above
-   * (clears the memo) and the end-of-trace barrier (the rank's last program). */
-  coll_memo m = memo_of(&c, cm->id);
-  if (c.scounts || c.rcounts || !same_memo(&m, &r->memo)) {
-    coll_generate(&c, x->sel, x->o->cfg.coll_algo[kind], &r->prog);
-    r->memo = m;
-    if (c.scounts || c.rcounts)
-      r->memo.comm = 0;
-  }
-  push_prog(r, &r->prog, cm);
-  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
-  if (is_reduce_like(kind) && a->amount != 0)
-    push_amount(r, OP_EXEC, a->amount);
 }
 
 static const signed char coll_of[TRACE_NOPS] = {
@@ -278,6 +257,99 @@ static const signed char coll_of[TRACE_NOPS] = {
     [TRACE_SCATTER] = COLL_SCATTER + 1,     [TRACE_SCATTERV] = COLL_SCATTERV + 1,
     [TRACE_REDUCESCATTER] = COLL_REDUCE_SCATTER + 1, [TRACE_SCAN] = COLL_SCAN + 1,
     [TRACE_EXSCAN] = COLL_EXSCAN + 1};
+
+/* The SMP views r has built on communicator id (a new entry the first time). */
+static uint32_t *smp_done_of(rank *r, int id) {
+  for (size_t i = 0; i < r->nsmp; i++)
+    if (r->smp[i].comm == id)
+      return &r->smp[i].done;
+  r->smp = x_realloc(r->smp, (r->nsmp + 1) * sizeof *r->smp);
+  r->smp[r->nsmp] = (smp_state){.comm = id, .done = 0};
+  return &r->smp[r->nsmp++].done;
+}
+
+/* The arguments of r's current collective action (kind) and its communicator; 0 after
+ * reporting an error. */
+static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, const comm_t **cmp) {
+  const comm_t *cm = action_comm(x, r);
+  if (!cm || coll_setup(x, r, kind, cm, c) < 0)
+    return 0;
+  r->push_comm = cm->id;
+  *cmp = cm;
+  return 1;
+}
+
+/* Generates (or reuses) r's program of collective c on cm and pushes it from op
+ * r->coll_from on. r->prog still holds the program of the same call (an iteration's
+ * allreduce) when the memo matches: coll_generate is a pure function of its arguments,
+ * of the run's selector and of the communicator (node_of). Other writers of prog: the
+ * NBC path (clears the memo) and the end-of-trace barrier (the rank's last program). A
+ * program that builds SMP views ends at a COLL_OP_RESUME (see resume_coll). */
+__attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
+  uint32_t *done = smp_done_of(r, cm->id);
+  c->smp_done = *done;
+  /* is_blocked(): SimGrid's rank 0 of MPI_COMM_WORLD sets it at the end of its init_smp,
+   * and a rank that reads it earlier gets false (a race: ranks may then take different
+   * algorithms, and SimGrid deadlocks); tir/simgrid-compat reproduces it, the default
+   * gives every rank the real value once its own view is built. */
+  c->smp_blocked = cm->id == 0 && x->o->cfg.simgrid_compat ? x->smp_published : (int)(*done & 1);
+  coll_memo m = memo_of(c, cm->id);
+  if (c->scounts || c->rcounts || !same_memo(&m, &r->memo)) {
+    coll_generate(c, x->sel, x->o->cfg.coll_algo[c->kind], &r->prog);
+    *done |= r->prog.smp_built;
+    r->memo = m;
+    if (c->scounts || c->rcounts || r->prog.resume_at >= 0)
+      r->memo.comm = 0;
+  }
+  push_prog(r, &r->prog, cm, r->coll_from);
+  if (r->prog.resume_at >= 0) {
+    r->coll_from = (size_t)r->prog.init_at;
+    r->resume_comm = cm->id;
+    r->resume_bits = r->prog.smp_built;
+  }
+}
+
+/* COLL_OP_RESUME: init_smp's messages of the current collective have completed (rank 0
+ * of MPI_COMM_WORLD then publishes is_blocked, as SimGrid's init_smp does); the call is
+ * generated again with the views built and its ops from where the init began are put in
+ * place of the resume op (before the ops that followed the program). */
+static void resume_coll(replay_ctx *x, rank *r) {
+  if (r->id == 0 && r->resume_comm == 0 && (r->resume_bits & 1))
+    x->smp_published = 1;
+  size_t ntail = r->nops - (r->pc + 1);
+  rop *tail = ntail ? x_malloc(ntail * sizeof *tail) : NULL;
+  if (ntail)
+    memcpy(tail, r->ops + r->pc + 1, ntail * sizeof *tail);
+  r->nops = r->pc + 1;
+  coll_args c;
+  const comm_t *cm = comm_get(x->comms, 0, r->id);
+  if (r->ended)
+    c = (coll_args){.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
+  else if (!coll_args_of(x, r, (coll_kind)(coll_of[r->act.op] - 1), &c, &cm)) {
+    free(tail);
+    return;
+  }
+  emit_coll(x, r, &c, cm);
+  for (size_t i = 0; i < ntail; i++)
+    *new_rop(r) = tail[i];
+  free(tail);
+}
+
+static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
+  const comm_t *cm;
+  coll_args c;
+  if (!coll_args_of(x, r, kind, &c, &cm))
+    return;
+  if (r->act.nbc) {
+    push_nbc(r, &c, cm);
+    return;
+  }
+  r->coll_from = 0;
+  emit_coll(x, r, &c, cm);
+  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
+  if (is_reduce_like(kind) && r->act.amount != 0)
+    push_amount(r, OP_EXEC, r->act.amount);
+}
 
 /* ====== expansion of one action: one function per kind of action ====== */
 
@@ -430,8 +502,11 @@ static void push_win_barrier(replay_ctx *x, rank *r, int win, const comm_t *cm) 
   coll_args c = {.kind = COLL_BARRIER, .rank = cm->rank_of[r->id], .size = cm->size, .node_of = node_of};
   r->memo.comm = 0; /* prog is overwritten */
   coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
+  if (r->prog.resume_at >= 0) /* an SMP algorithm (views of a communicator, not of a window):
+                                 the default selector's barrier instead */
+    coll_generate(&c, coll_selector_find("default"), NULL, &r->prog);
   r->push_comm = rma_ctx(win);
-  push_prog(r, &r->prog, cm);
+  push_prog(r, &r->prog, cm, 0);
 }
 
 /* win_create, win_allocate(_shared), win_create_dynamic: the window, then a barrier. */
@@ -655,6 +730,8 @@ static void act_done_q(void *ctx, eng_act *a) {
 static int sleep_as(replay_ctx *x, rank *r, double t, obs_activity act) {
   r->state = RS_BUSY;
   replay_note_activity(x, r->id, act);
+  if (x->sgc) /* SimGrid's sleep action marks the host's CPU */
+    eng_sg_cpu_touch(x->e, r->host);
   eng_sleep_start(x->e, t, act_done_q, r);
   return 0;
 }
@@ -668,13 +745,111 @@ static int exec_flops(replay_ctx *x, rank *r, double flops) {
   return 0;
 }
 
+/* ====== tir/simgrid-compat: SimGrid's actor scheduling ======
+ *
+ * SimGrid runs every ready actor up to its next simcall (an MPI call reaching the
+ * kernel: posting a send or a receive, a wait, an execution, a sleep), then handles the
+ * simcalls in the order the actors ran; a simcall answered at once (a post, a wait on a
+ * finished request) puts the actor at the back of the run queue for the next round, a
+ * blocking one parks it until the activity ends, and the waiters of a finished
+ * communication are answered in the order they started waiting. So within one date the
+ * ranks advance one MPI call at a time, round-robin, and the flows they create come in
+ * that order, which decides SimGrid's ties and selective update. Under the compat mode
+ * tir runs ranks the same way: sg_yield ends a rank's turn before its second simcall. A
+ * wait on a detached send makes no simcall (SimGrid's request has no activity), and a
+ * waitall is a loop of waitany, each one a simcall. */
+
+static int covers(const p2p_req *w, const p2p_req *q) {
+  if (w == q)
+    return 1;
+  for (int i = 0; w->group && i < w->nchildren; i++)
+    if (w->children[i] == q)
+      return 1;
+  return 0;
+}
+
+static int any_covers(p2p_req *const *v, size_t n, const p2p_req *q) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] && covers(v[i], q))
+      return 1;
+  return 0;
+}
+
+int rank_waits_on(const rank *r, const p2p_req *q) {
+  if (r->state != RS_WAIT || !r->sg_waiting || r->pc >= r->nops)
+    return 0;
+  const rop *o = &r->ops[r->pc];
+  size_t i = r->wait_from;
+  switch (o->kind) {
+  case OP_WAITALL:
+    return any_covers(r->slots + r->wait_from, r->nslots - r->wait_from, q);
+  case OP_WAITEACH: /* one MPI_Wait at a time: on the first request left */
+    while (i < r->nslots && !r->slots[i])
+      i++;
+    return i < r->nslots && covers(r->slots[i], q);
+  case OP_WAITALL_STORE:
+  case OP_WAITALL_END:
+    return any_covers(r->wl, r->nwl, q);
+  default:
+    return r->cur && covers(r->cur, q);
+  }
+}
+
+/* Before a simcall: 0 when r may make it in this turn (it is then used), 1 when r has
+ * made one already: it goes to the back of the run queue and must return (not done). */
+static inline int sg_yield(replay_ctx *x, rank *r) {
+  if (__builtin_expect(!x->sgc, 1))
+    return 0;
+  if (!r->sg_used) {
+    r->sg_used = 1;
+    return 0;
+  }
+  r->state = RS_READY;
+  replay_enqueue(x, r->id);
+  return 1;
+}
+
+static int detached_send(const p2p_req *q) { return !q->recv && q->detached; }
+
+#define SG_SLEEP_PHASE 9 /* r->phase: the turn ended before a sleep simcall (sg_sleep) */
+
+/* An MPI overhead sleep of t, after which r's operation goes on in phase `after`; under
+ * the compat mode, a sleep after this turn's simcall waits for the next turn (rank_run
+ * then starts it). */
+static int sg_sleep(replay_ctx *x, rank *r, double t, int after) {
+  if (x->sgc && r->sg_used) {
+    r->sg_sleep = t;
+    r->sg_after = (uint8_t)after;
+    r->phase = SG_SLEEP_PHASE;
+    r->state = RS_READY;
+    replay_enqueue(x, r->id);
+    return 0;
+  }
+  r->sg_used = 1;
+  r->phase = after;
+  return sleep_for(x, r, t);
+}
+
 /* Blocks on requests: the rank polls inside MPI until one completes. */
-static int block_wait(replay_ctx *x, rank *r) {
+__attribute__((always_inline)) static inline int block_wait(replay_ctx *x, rank *r) {
+  if (__builtin_expect(x->sgc, 0) && !r->sg_waiting) { /* registered on its requests from now on */
+    r->sg_waiting = 1;
+    r->sg_stamp = ++x->sg_clock;
+  }
   if (r->state != RS_WAIT) {
     r->state = RS_WAIT;
     replay_note_activity(x, r->id, OBS_MPI);
   }
   return 0;
+}
+
+/* Blocks in a single wait (MPI_Wait, a blocking send or receive): SimGrid's wait_for on
+ * an unfinished communication creates a CPU sleep action on the rank's host (a waitany,
+ * hence a waitall, does not). */
+static int block_single(replay_ctx *x, rank *r) {
+  if (x->sgc && !r->sg_waiting)
+    eng_sg_cpu_touch(x->e, r->host);
+  return block_wait(x, r);
 }
 
 /* Finishes a completed request (SimGrid's finish_wait): the receiver's overhead after a
@@ -689,14 +864,15 @@ static inline double finish_req(replay_ctx *x, p2p_req *q) {
 static int wait_cur(replay_ctx *x, rank *r) {
   if (r->phase == 3)
     return 1;
+  if (x->sgc && !r->sg_waiting && !detached_send(r->cur) && sg_yield(x, r))
+    return 0;
   if (!p2p_req_done(r->cur))
-    return block_wait(x, r);
+    return block_single(x, r);
+  r->sg_waiting = 0;
   double ov = finish_req(x, r->cur);
   r->cur = NULL;
-  if (ov > 0) {
-    r->phase = 3;
-    return sleep_for(x, r, ov);
-  }
+  if (ov > 0)
+    return sg_sleep(x, r, ov, 3);
   return 1;
 }
 
@@ -706,7 +882,43 @@ static int wait_cur(replay_ctx *x, rank *r) {
  * the next waitany would find the same unfinished ones before it. The finished ones are
  * dropped (order kept, *n updated): a root waiting on np requests rescans only the
  * pending ones at each wake-up, not O(np) finished slots. */
+/* tir/simgrid-compat's waitall: one waitany (one simcall) per turn. A detached send is
+ * returned first, without a simcall; else a waitany issued now returns the first finished
+ * request in order, and a blocked one the first to finish. */
+static int sg_wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
+  r->phase = 0;
+  for (;;) {
+    size_t pick = SIZE_MAX, pending = 0;
+    for (size_t i = 0; i < *n && pick == SIZE_MAX; i++)
+      if (v[i] && detached_send(v[i]))
+        pick = i;
+      else if (v[i])
+        pending++;
+    if (pick == SIZE_MAX) {
+      if (pending == 0) {
+        *n = 0;
+        return 1;
+      }
+      if (!r->sg_waiting && sg_yield(x, r))
+        return 0;
+      uint64_t best = UINT64_MAX;
+      for (size_t i = 0; i < *n; i++)
+        if (v[i] && p2p_req_done(v[i]) && (r->sg_waiting ? v[i]->done_seq < best : pick == SIZE_MAX))
+          pick = i, best = v[i]->done_seq;
+      if (pick == SIZE_MAX)
+        return block_wait(x, r);
+      r->sg_waiting = 0;
+    }
+    double ov = finish_req(x, v[pick]);
+    v[pick] = NULL;
+    if (ov > 0)
+      return sg_sleep(x, r, ov, 1);
+  }
+}
+
 __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
+  if (x->sgc)
+    return sg_wait_all(x, r, v, n);
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -735,14 +947,15 @@ static int wait_each(replay_ctx *x, rank *r, p2p_req **v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (!v[i])
       continue;
+    if (x->sgc && !r->sg_waiting && !detached_send(v[i]) && sg_yield(x, r))
+      return 0;
     if (!p2p_req_done(v[i]))
-      return block_wait(x, r);
+      return block_single(x, r);
+    r->sg_waiting = 0;
     double ov = finish_req(x, v[i]);
     v[i] = NULL;
-    if (ov > 0) {
-      r->phase = 1;
-      return sleep_for(x, r, ov);
-    }
+    if (ov > 0)
+      return sg_sleep(x, r, ov, 1);
   }
   return 1;
 }
@@ -777,9 +990,11 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
     double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
-      return sleep_for(x, r, ov);
+      return sg_sleep(x, r, ov, 1);
   }
   if (r->phase == 1) {
+    if (sg_yield(x, r))
+      return 0;
     p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
@@ -790,6 +1005,8 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
 
 __attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
+    if (sg_yield(x, r))
+      return 0;
     p2p_req *q = p2p_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
       return 1;
@@ -822,10 +1039,12 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
     r->phase = 1;
     double t = x->test_nsleeps * x->o->cfg.test_sleep;
     if (t > 0)
-      return sleep_for(x, r, t);
+      return sg_sleep(x, r, t, 1);
   }
   if (r->phase == 1) {
     p2p_req *q = r->cur;
+    if (x->sgc && !detached_send(q) && sg_yield(x, r)) /* the test simcall */
+      return 0;
     if (!p2p_req_done(q)) {
       store_add(r, q->src, q->dst, q->tag, q->comm, q);
       r->cur = NULL;
@@ -839,7 +1058,7 @@ __attribute__((noinline)) static int do_test_store(replay_ctx *x, rank *r, rop *
     double ov = finish_req(x, q);
     r->phase = 3;
     if (ov > 0)
-      return sleep_for(x, r, ov);
+      return sg_sleep(x, r, ov, 3);
   }
   return 1;
 }
@@ -877,6 +1096,8 @@ COLD static int do_wait_slot(replay_ctx *x, rank *r, rop *o) {
 }
 
 COLD static int do_exec_sleep(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 0 && sg_yield(x, r))
+    return 0;
   if (r->phase++ == 0)
     return o->kind == OP_EXEC ? exec_flops(x, r, o->amount) : sleep_as(x, r, o->amount, OBS_SLEEP);
   return 1;
@@ -969,6 +1190,9 @@ COLD static int do_other(replay_ctx *x, rank *r, rop *o) {
   case OP_INIT:
     x->dt_default = o->flags ? 8 : 1;
     r->init_time = *x->now;
+    return 1;
+  case OP_COLL_RESUME:
+    resume_coll(x, r);
     return 1;
   }
   return 1;
@@ -1213,13 +1437,13 @@ static void end_program(replay_ctx *x, rank *r) {
   r->ended = 1;
   r->in_action = 0;
   push(r, OP_WAITALL_END);
-    push_rma(r, OP_RMA_WAIT, 0, -1); /* its one-sided operations, if any, complete */
-    if (x->o->cfg.finalization_barrier) {
-      coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np};
-      coll_generate(&c, x->sel, x->o->cfg.coll_algo[COLL_BARRIER], &r->prog);
-      r->push_comm = 0;
-      push_prog(r, &r->prog, comm_get(x->comms, 0, r->id));
-    }
+  push_rma(r, OP_RMA_WAIT, 0, -1); /* its one-sided operations, if any, complete */
+  if (x->o->cfg.finalization_barrier) {
+    coll_args c = {.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
+    r->push_comm = 0;
+    r->coll_from = 0;
+    emit_coll(x, r, &c, comm_get(x->comms, 0, r->id));
+  }
 }
 
 /* Fetches and expands the next action (with the polling run it ends, if any), or the
@@ -1259,6 +1483,7 @@ int rank_run(replay_ctx *x, rank *r) {
   if (r->state == RS_DONE)
     return 0;
   r->state = RS_READY;
+  r->sg_used = 0; /* a new turn (tir/simgrid-compat, sg_yield) */
   for (;;) {
     if (x->failed)
       return -1;
@@ -1275,6 +1500,11 @@ int rank_run(replay_ctx *x, rank *r) {
         return 0;
       }
       continue;
+    }
+    if (r->phase == SG_SLEEP_PHASE) { /* a sleep simcall deferred to this turn (sg_sleep) */
+      r->sg_used = 1;
+      r->phase = r->sg_after;
+      return sleep_for(x, r, r->sg_sleep);
     }
     int done = step(x, r, &r->ops[r->pc]);
     if (done < 0)
@@ -1307,6 +1537,7 @@ static void release_held(rank *r) {
 
 void rank_free(rank *r) {
   release_held(r);
+  free(r->smp);
   free(r->speedf);
   free(r->run.items);
   free(r->ops);

@@ -39,7 +39,8 @@ typedef struct store_list {
 typedef struct coll_memo {
   int32_t comm;   /* communicator + 1; 0: none */
   int32_t root, dtsize;
-  uint8_t kind;
+  uint8_t kind, smp_blocked;
+  uint32_t smp_done;
   int64_t sbytes, rbytes, count;
 } coll_memo;
 
@@ -53,6 +54,11 @@ typedef struct poll_run {
   double *items;                   /* as recorded: compute amounts (>= 0), polls (-1) */
   size_t n, cap;
 } poll_run;
+/* The SMP views (coll_smp.c scopes) a rank has built on one communicator. */
+typedef struct smp_state {
+  int32_t comm;
+  uint32_t done;
+} smp_state;
 
 typedef struct replay_ctx replay_ctx;
 
@@ -94,6 +100,17 @@ typedef struct rank {
   double *speedf;       /* speed factor of each open code region, innermost last (only when
                            some host has speed_factor:NAME properties) */
   size_t nspeedf, speedf_cap;
+  uint8_t sg_used;      /* tir/simgrid-compat: this turn's simcall is made (sg_yield) */
+  uint8_t sg_waiting;   /* ... blocked in a wait simcall, registered at sg_stamp */
+  uint64_t sg_stamp;
+  double sg_sleep;      /* ... a sleep deferred to its next turn, then phase sg_after */
+  uint8_t sg_after;
+  smp_state *smp;       /* per communicator used by a collective: SMP views built */
+  size_t nsmp;
+  size_t coll_from;     /* first op of the collective's program still to push (> 0 when
+                           it is generated again after init_smp: COLL_OP_RESUME) */
+  int resume_comm;      /* communicator of the program cut at a COLL_OP_RESUME ... */
+  uint32_t resume_bits; /* ... and the views its init_smp builds */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal
@@ -102,6 +119,9 @@ int rank_run(replay_ctx *x, rank *r);
 void rank_free(rank *r);
 /* Blocks r in a sleep (smpi/init's injected start delay). */
 void rank_start_sleep(rank *r, double seconds);
+/* tir/simgrid-compat: whether r is blocked in a wait registered on q (q among the
+ * requests its current wait waits for, or a child of one of them). */
+int rank_waits_on(const rank *r, const p2p_req *q);
 /* One line saying what a blocked rank waits for (deadlock reports). */
 void rank_describe(const rank *r, FILE *out);
 

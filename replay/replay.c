@@ -35,6 +35,24 @@ static void wake(void *ctx, int id) {
   }
 }
 
+/* tir/simgrid-compat: SimGrid answers only the ranks blocked in a wait registered on the
+ * finished communication (CommImpl::finish), in the order they registered: the one that
+ * started waiting first runs first; the others find it done at their next wait. */
+static void wake2(void *ctx, const p2p_req *recv, const p2p_req *send) {
+  replay_ctx *x = ctx;
+  const rank *a = &x->ranks[recv->dst], *b = send ? &x->ranks[send->src] : NULL;
+  int wa = rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
+  if (wa && wb && b->sg_stamp < a->sg_stamp) {
+    wake(ctx, send->src);
+    wake(ctx, recv->dst);
+    return;
+  }
+  if (wa)
+    wake(ctx, recv->dst);
+  if (wb)
+    wake(ctx, send->src);
+}
+
 void replay_note_activity_obs(replay_ctx *x, int id, obs_activity act) {
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].activity)
@@ -222,6 +240,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)
     x->sel = 0;
+  coll_run_begin(o->cfg.simgrid_compat);
   for (int k = 0; k < COLL_NKINDS; k++) /* sub-collectives follow forced algorithms too */
     coll_force((coll_kind)k, o->cfg.coll_algo[k]);
   int nh = plat_host_count(o->plat);
@@ -242,6 +261,9 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   free(pstates);
   x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
   x->rma = rma_new(x->e, x->w, x->np, x->host_of, wake, p2p_error, x);
+  x->sgc = o->cfg.simgrid_compat;
+  if (x->sgc)
+    p2p_set_wake2_fn(x->w, wake2);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
       p2p_set_message_fn(x->w, note_message);
@@ -356,13 +378,14 @@ static int loop(replay_ctx *x) {
     r->stats->host = r->host;
     if (x->o->cfg.init_sleep > 0) /* smpi/init: injected before the first action */
       rank_start_sleep(r, x->o->cfg.init_sleep);
-    else if (!x->o->cfg.simgrid_marking)
+    else if (!x->o->cfg.simgrid_marking || x->sgc)
       replay_enqueue(x, i);
   }
-  /* tir/simgrid-marking: SimGrid 3.32 runs the last rank's first actions before the
-   * others' (seen in the order in which it creates the flows of a ring of sendRecv at
-   * date 0; doc/model.md, "Equal dates"), which decides equal-date ties later on */
-  if (x->o->cfg.simgrid_marking && !(x->o->cfg.init_sleep > 0)) {
+  /* tir/simgrid-marking alone: SimGrid 3.32 creates the last rank's flow of a ring of
+   * sendRecv at date 0 first (doc/model.md, "Equal dates"): running that rank first
+   * approximates it. The compat mode gets it from SimGrid's scheduling itself (rank.c,
+   * sg_yield: each rank posts its send, then each its receive), ranks in rank order. */
+  if (x->o->cfg.simgrid_marking && !x->sgc && !(x->o->cfg.init_sleep > 0)) {
     replay_enqueue(x, x->np - 1);
     for (int i = 0; i < x->np - 1; i++)
       replay_enqueue(x, i);

@@ -17,6 +17,10 @@ struct replay_ctx {
   rank *ranks;
   int np;
   int *host_of;       /* rank -> host */
+  int sgc;            /* tir/simgrid-compat: SimGrid's actor scheduling (rank.c, sg_yield) */
+  uint64_t sg_clock;  /* its stamps of wait registrations */
+  int smp_published;  /* rank 0 has built MPI_COMM_WORLD's SMP view: other ranks' is_blocked()
+                         reads give the real value from then on (coll_smp.c) */
   int *runq;          /* ring buffer of ranks ready to run (capacity np + 1) */
   size_t qhead, qtail;
   int ndone;          /* ranks whose replay ended */
