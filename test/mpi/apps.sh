@@ -83,12 +83,13 @@ app() {
   ran=$((ran + 1))
 }
 
-# selectors DIR: the SimGrid-compatible trace with 2 ranks a host, mvapich2 and impi
+# selectors DIR: the SimGrid-compatible trace of $np ranks with 2 ranks a host, mvapich2
+# and impi
 selectors() {
   dir=$1
-  printf 'node-0:2\nnode-1:2\n' >"$tmp/hostfile2"
+  awk -v n="$np" 'BEGIN { for (h = 0; 2 * h < n; h++) printf "node-%d:2\n", h }' >"$tmp/hostfile2"
   for sel in mvapich2 impi; do
-    set -- -q -p "$here/cluster4.xml" -H "$tmp/hostfile2" -n 4 --cfg=smpi/coll-selector:$sel \
+    set -- -q -p "$here/cluster4.xml" -H "$tmp/hostfile2" -n "$np" --cfg=smpi/coll-selector:$sel \
       --cfg=smpi/send-is-detached-thresh:0
     t=$(cd "$dir" && "$tir" "$@" index 2>&1) || { echo "$t"; fail "$name: tir-replay, $sel selector"; }
     c=$(cd "$dir" && "$tir" "$@" --cfg=tir/simgrid-compat:yes index 2>&1) ||
@@ -96,7 +97,7 @@ selectors() {
     echo "ok: $name: $sel selector, 2 ranks a host: $t (compat: $c)"
     [ "$sel" = impi ] && [ -n "$SMPIRUN" ] && [ -x "$top_srcdir/test/simgrid-oracle" ] || continue
     s=$(cd "$dir" && "$top_srcdir/test/simgrid-oracle" --platform "$here/cluster4.xml" --hostfile "$tmp/hostfile2" \
-      --np 4 --cfg=smpi/coll-selector:impi --cfg=smpi/send-is-detached-thresh:0 index) ||
+      --np "$np" --cfg=smpi/coll-selector:impi --cfg=smpi/send-is-detached-thresh:0 index) ||
       fail "$name: SimGrid could not replay it with the impi selector"
     python3 - "$s" "$c" <<'PY' || fail "$name: impi selector: tir (compat) and SimGrid differ"
 import sys
