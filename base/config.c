@@ -8,7 +8,6 @@
  * existing command lines carry over; they are marked so in the table. */
 #include "config.h"
 
-#include "coll.h"
 #include "units.h"
 #include "xalloc.h"
 
@@ -71,7 +70,11 @@ static const key keys[] = {
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
-    {"smpi/coll-selector", K_STRING, "default", OFF(coll_selector), "collective selector"},
+    {"tir/polling", K_STRING, "wait", 0,
+     "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "
+     "simgrid: every poll charged as SMPI does (doc/model.md)"},
+    {"tir/simgrid-compat", K_BOOL, "no", OFF(simgrid_compat),
+     "reproduce SimGrid 3.32 exactly: its selective update, ties, actor scheduling and collective bugs (doc/model.md)"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
     {"network/model", K_STRING, "SMPI", 0, "network model (SMPI only; see --network-model)"},
@@ -256,6 +259,12 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
                                           "network/model: only SMPI is supported here; use "
                                           "--network-model hybrid|loggps|fluid")
                                  : 0;
+  if (!strcmp(k->name, "tir/polling")) {
+    if (strcmp(value, "wait") && strcmp(value, "simgrid"))
+      return x_err(err, errlen, "tir/polling: '%s' is not wait or simgrid", value);
+    c->polling_simgrid = !strcmp(value, "simgrid");
+    return 0;
+  }
   if (!strcmp(k->name, "tir/local-solve")) {
     if (!strcmp(value, "auto"))
       c->local_solve = 2;
@@ -265,25 +274,26 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
       return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no, class or auto", value);
     return 0;
   }
-  if (!strcmp(k->name, "cpu/model"))
-    return strcmp(value, "Cas01") ? x_err(err, errlen, "cpu/model: only Cas01 is supported") : 0;
-  /* smpi/coll-selector */
-  if (coll_selector_find(value) < 0)
-    return x_err(err, errlen, "smpi/coll-selector: unknown selector '%s' (valid: %s)", value,
-                 coll_selector_names());
-  snprintf(c->coll_selector, sizeof c->coll_selector, "%s", value);
-  return 0;
+  /* cpu/model */
+  return strcmp(value, "Cas01") ? x_err(err, errlen, "cpu/model: only Cas01 is supported") : 0;
 }
 
-static int set_coll(config *c, int kind, const char *value, char *err, size_t errlen) {
-  if (coll_algo_find(kind, value) < 0) {
-    char list[1024];
-    coll_algo_names(kind, list, sizeof list);
-    return x_err(err, errlen, "smpi/%s: unknown algorithm '%s'. Valid algorithms: %s",
-                 coll_kind_name(kind), value, list);
+/* ====== keys owned by other modules ====== */
+
+/* The modules that own a family of keys (the collectives: smpi/coll-selector and
+ * smpi/<collective>), in registration order; registering one twice is a no-op. */
+static const cfg_owner *owners[8];
+static int nowners;
+
+void cfg_add_owner(const cfg_owner *o) {
+  for (int i = 0; i < nowners; i++)
+    if (owners[i] == o)
+      return;
+  if (nowners == (int)(sizeof owners / sizeof owners[0])) {
+    fprintf(stderr, "tir: internal error: too many configuration key owners\n");
+    abort();
   }
-  snprintf(c->coll_algo[kind], sizeof c->coll_algo[kind], "%s", value);
-  return 0;
+  owners[nowners++] = o;
 }
 
 static void list_keys(char *buf, size_t len) {
@@ -291,8 +301,8 @@ static void list_keys(char *buf, size_t len) {
   buf[0] = 0;
   for (size_t i = 0; i < NKEYS && used + 40 < len; i++)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", keys[i].name);
-  if (used + 40 < len)
-    snprintf(buf + used, len - used, ", smpi/<collective>");
+  for (int i = 0; i < nowners && used + 80 < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, ", %s", owners[i]->keys);
 }
 
 int cfg_set(config *c, const char *name, const char *value, char *err, size_t errlen) {
@@ -302,12 +312,17 @@ int cfg_set(config *c, const char *name, const char *value, char *err, size_t er
       return 0;
     if (k->type == K_STRING)
       return set_string(c, k, value, err, errlen);
-    return set_known(c, k, value, err, errlen);
+    int rc = set_known(c, k, value, err, errlen);
+    if (rc == 0 && k->off == OFF(simgrid_compat) && c->simgrid_compat) {
+      c->simgrid_marking = 1; /* the compat mode takes SimGrid's marking and tie order, */
+      c->polling_simgrid = 1; /* and charges every poll as SMPI does */
+    }
+    return rc;
   }
-  if (!strncmp(name, "smpi/", 5)) {
-    int kind = coll_kind_find(name + 5);
-    if (kind >= 0)
-      return set_coll(c, kind, value, err, errlen);
+  for (int i = 0; i < nowners; i++) {
+    int r = owners[i]->set(c, name, value, err, errlen);
+    if (r != 0)
+      return r < 0 ? -1 : 0;
   }
   char list[2048];
   list_keys(list, sizeof list);
@@ -355,7 +370,8 @@ void cfg_print_keys(FILE *out) {
   for (size_t i = 0; i < NKEYS; i++)
     fprintf(out, "  %-30s %s (default: %s)\n", keys[i].name, keys[i].help,
             *keys[i].def ? keys[i].def : "none");
-  fprintf(out, "  %-30s force one algorithm (see --list-algorithms)\n", "smpi/<collective>");
+  for (int i = 0; i < nowners; i++)
+    owners[i]->help(out);
 }
 
 void cfg_print(const config *c, FILE *out) {

@@ -45,7 +45,9 @@ typedef struct config {
   int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
   double rate_tol;         /* tir/rate-tolerance: class mode's (lmm_set_tolerance) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
+  int simgrid_compat;      /* tir/simgrid-compat: every SimGrid 3.32 quirk (doc/model.md) */
   int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto, 3 class (lmm_set_local's modes) */
+  int polling_simgrid;     /* tir/polling:simgrid: each failed poll replayed as SMPI (else wait) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
   char coll_selector[32];
   char coll_algo[16][48]; /* indexed by coll_kind (coll.h) */
@@ -73,6 +75,19 @@ int cfg_affine_zero(const cfg_table *t);
 
 /* Parses a table string into t (replacing it). Returns 0 or -1 with err. */
 int cfg_parse_table(cfg_table *t, const char *s, int affine, char *err, size_t errlen);
+
+/* A module that owns a family of keys (the collectives own smpi/coll-selector and
+ * smpi/<collective>): the base layer stores nothing of it but the fields of config. */
+typedef struct cfg_owner {
+  /* Returns 1 when it took key (value stored in c), 0 when key is not its own, or -1 with a
+   * message in err for a bad value. */
+  int (*set)(config *c, const char *key, const char *value, char *err, size_t errlen);
+  void (*help)(FILE *out); /* its lines of --help-cfg */
+  const char *keys;        /* its keys, for the message about an unknown key */
+} cfg_owner;
+
+/* Adds o (static storage) to the owners asked, in order, about keys not in the table. */
+void cfg_add_owner(const cfg_owner *o);
 
 /* Prints every known key with its default and help (for --help-cfg). */
 void cfg_print_keys(FILE *out);

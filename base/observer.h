@@ -12,9 +12,10 @@
 #ifndef TIR_OBSERVER_H
 #define TIR_OBSERVER_H
 
-#include "trace.h"
-
 #include <stdint.h>
+
+/* The action being replayed (trace/trace.h); observers that read it include that header. */
+typedef struct trace_action trace_action;
 
 typedef enum { OBS_IDLE, OBS_COMPUTE, OBS_MPI, OBS_SLEEP } obs_activity;
 

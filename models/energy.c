@@ -33,6 +33,8 @@
  * host at every change of its load), and so is tir's. */
 #include "energy_impl.h"
 
+#include "trace.h"
+
 #include "xalloc.h"
 
 #include <stdlib.h>

@@ -24,11 +24,7 @@ void energy_free(energy *en);
 /* Fills *o with the observer to register in replay_opts.obs. */
 void energy_observer(energy *en, replay_observer *o);
 
-/* Summary lines (DESIGN.md's contract): "Energy of host <name>: <joules> J" per host,
- * then "Total energy: <joules> J", plus per-region lines when regions were seen. */
-void energy_print(const energy *en, FILE *out);
-/* The energy part of the JSON report: a JSON object (no trailing newline). */
-void energy_report_json(const energy *en, FILE *out);
+/* ====== results (energy_query.c), read by the writers of output/energy_report.c ====== */
 double energy_total(const energy *en);
 /* Joules of host i (plat_host_at index) so far. */
 double energy_host(const energy *en, int i);
@@ -36,7 +32,30 @@ double energy_host(const energy *en, int i);
  * parts (if not NULL) gets {static, dynamic, polling}. 0 for a region never seen. */
 double energy_region(const energy *en, const char *name, double parts[3]);
 
-/* The power log behind energy_write_power_trace is kept by default (one record per
+typedef struct energy_host_info {
+  const char *name; /* borrowed from the platform */
+  double energy;    /* joules */
+  int pstate, cores;
+  int used;         /* a core computed during a positive time (SimGrid's "used host") */
+  int has_profile;  /* wattage_per_state given */
+  size_t nslots;    /* region slots of the host (slot 0: outside any region) */
+} energy_host_info;
+int energy_host_count(const energy *en);
+void energy_host_view(const energy *en, int i, energy_host_info *out);
+/* Slot k of host i: returns its region id, parts gets {static, dynamic, polling} joules. */
+size_t energy_host_slot(const energy *en, int i, size_t k, double parts[3]);
+/* Regions by id, id 0 being "outside any region" (name NULL). */
+size_t energy_region_count(const energy *en);
+const char *energy_region_name(const energy *en, size_t id);
+/* Joules of region id over all hosts (returned), parts gets {static, dynamic, polling}. */
+double energy_region_parts(const energy *en, size_t id, double parts[3]);
+double energy_end(const energy *en); /* the date up to which energy was integrated */
+/* The power log: record i says host draws watts from t on; 0 for a cancelled record. */
+int energy_power_log_kept(const energy *en);
+size_t energy_power_log_count(const energy *en);
+int energy_power_log_at(const energy *en, size_t i, double *t, const char **host, double *watts);
+
+/* The power log behind output_power_trace writes is kept by default (one record per
  * change of a host's power); call with keep = 0 before the replay to save that memory
  * when no power trace is wanted. */
 void energy_keep_power_trace(energy *en, int keep);
@@ -47,9 +66,5 @@ void energy_keep_power_trace(energy *en, int keep);
  * charge every host at its own pstate from the start. */
 void energy_simgrid_quirks(energy *en, int on);
 
-/* Writes the power-over-time CSV (time, host, watts) to path, atomically. Returns 0 or -1.
- * One row per change of a host's power: "t,H,w" means host H draws w watts from t on;
- * rows at t = 0 give every host's initial power and rows at the end time close them. */
-int energy_write_power_trace(const energy *en, const char *path, char *err, size_t errlen);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "coll.h"
 #include "energy.h"
+#include "trace_meta.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -78,7 +79,7 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void json_str(FILE *f, const char *s) {
+void output_json_string(FILE *f, const char *s) {
   if (!s) {
     fputs("null", f);
     return;
@@ -97,72 +98,17 @@ static void json_str(FILE *f, const char *s) {
 
 /* ====== trace.meta: how the trace was taken ====== */
 
-/* The keys of trace.meta the report carries ("unknown" when absent). */
-typedef struct meta {
-  char *file;           /* trace.meta's path, NULL when there is none */
-  char *counter_source; /* instructions, thread_cputime, ... */
-  char *counter_rate;   /* compute units per second of CPU time, or none */
-} meta;
-
-/* trace.meta beside the index: in TRACE when it is a folder, else in TRACE's folder. */
-static char *meta_path(const char *trace) {
-  struct stat st;
-  if (stat(trace, &st) == 0 && S_ISDIR(st.st_mode))
-    return x_asprintf("%s/trace.meta", trace);
-  const char *slash = strrchr(trace, '/');
-  return slash ? x_asprintf("%.*s/trace.meta", (int)(slash - trace), trace) : x_strdup("trace.meta");
-}
-
-static char *trim(char *s) {
-  s += strspn(s, " \t");
-  size_t n = strlen(s);
-  while (n > 0 && strchr(" \t\r\n", s[n - 1]))
-    s[--n] = 0;
-  return s;
-}
-
-/* Reads `key = value` lines; '#' lines and lines without '=' are skipped. */
-static void meta_read(const char *trace, meta *m) {
-  memset(m, 0, sizeof *m);
-  char *path = meta_path(trace), *line = NULL;
-  size_t cap = 0;
-  FILE *f = fopen(path, "r");
-  if (f) {
-    m->file = path;
-    while (getline(&line, &cap, f) > 0) {
-      char *eq = strchr(line, '=');
-      if (*trim(line) == '#' || !eq)
-        continue;
-      *eq = 0;
-      char *k = trim(line), *v = trim(eq + 1);
-      if (!strcmp(k, "counter_source"))
-        free(m->counter_source), m->counter_source = x_strdup(v);
-      else if (!strcmp(k, "counter_rate") || (!strcmp(k, "rate") && !m->counter_rate))
-        free(m->counter_rate), m->counter_rate = x_strdup(v);
-    }
-    fclose(f);
-  } else
-    free(path);
-  free(line);
-}
-
-static void meta_free(meta *m) {
-  free(m->file);
-  free(m->counter_source);
-  free(m->counter_rate);
-}
-
 static void write_meta(FILE *f, const char *trace) {
-  meta m;
-  meta_read(trace, &m);
+  trace_meta m;
+  trace_meta_read(trace, &m);
   fprintf(f, "  \"trace_meta\": {\"file\": ");
-  json_str(f, m.file);
+  output_json_string(f, m.file);
   fprintf(f, ", \"counter_source\": ");
-  json_str(f, m.counter_source ? m.counter_source : "unknown");
+  output_json_string(f, m.counter_source ? m.counter_source : "unknown");
   fprintf(f, ", \"counter_rate\": ");
-  json_str(f, m.counter_rate ? m.counter_rate : "unknown");
+  output_json_string(f, m.counter_rate ? m.counter_rate : "unknown");
   fprintf(f, "},\n");
-  meta_free(&m);
+  trace_meta_free(&m);
 }
 
 /* ====== settings ====== */
@@ -200,10 +146,10 @@ static void write_settings(FILE *f, const config *c) {
   fprintf(f, "    \"surf/precision\": %.17g,\n    \"maxmin/precision\": %.17g,\n", c->surf_precision,
           c->maxmin_precision);
   fprintf(f, "    \"smpi/coll-selector\": ");
-  json_str(f, c->coll_selector);
+  output_json_string(f, c->coll_selector);
   for (int k = 0; k < COLL_NKINDS; k++)
     if (c->coll_algo[k][0])
-      fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), json_str(f, c->coll_algo[k]);
+      fprintf(f, ",\n    \"smpi/%s\": ", coll_kind_name((coll_kind)k)), output_json_string(f, c->coll_algo[k]);
   fprintf(f, ",\n    \"plugin:host_energy\": %s,\n    \"host/pstate\": %ld\n  },\n",
           c->host_energy ? "true" : "false", c->pstate);
 }
@@ -213,7 +159,7 @@ static void write_settings(FILE *f, const config *c) {
 static void write_rank(FILE *f, const replay_opts *o, const replay_result *r, const stats *st, int i) {
   const replay_rank *k = &r->ranks[i];
   fprintf(f, "    {\"rank\": %d, \"host\": ", i);
-  json_str(f, plat_host_at(o->plat, k->host)->name);
+  output_json_string(f, plat_host_at(o->plat, k->host)->name);
   fprintf(f, ", \"end\": %.17g, \"compute\": %.17g, \"comm\": %.17g, \"wait\": %.17g, \"actions\": %llu", k->finish,
           k->compute, k->comm, k->wait, (unsigned long long)k->actions);
   if (st && i < st->np) {
@@ -227,11 +173,11 @@ static void write_rank(FILE *f, const replay_opts *o, const replay_result *r, co
   fprintf(f, "}%s\n", i + 1 < r->np ? "," : "");
 }
 
+/* wait, waitall and test are point-to-point (they complete isend/irecv requests; those of
+ * non-blocking collectives count as collective in the per-rank figures). */
 static const char *class_of(trace_op op) {
   if (op == TRACE_COMPUTE || op == TRACE_SLEEP)
     return "compute";
-  if (op == TRACE_WAIT || op == TRACE_WAITALL || op == TRACE_TEST)
-    return "wait";
   return stats_is_collective(op) ? "collective" : "p2p";
 }
 
@@ -252,12 +198,28 @@ static void write_kinds(FILE *f, const char *key, const stats *st, int coll_only
   fprintf(f, "%s},\n", n ? "\n  " : "");
 }
 
+/* Collectives per (kind, communicator): sub-communicator ones apart from the world's. */
+static void write_colls(FILE *f, const stats *st) {
+  fprintf(f, "  \"collectives_by_communicator\": [");
+  for (size_t i = 0; i < st->ncolls; i++) {
+    const stats_coll *c = &st->colls[i];
+    fprintf(f, "%s\n    {\"kind\": \"%s\", \"communicator\": %d, \"name\": ", i ? "," : "", trace_op_name(c->op),
+            c->comm);
+    char name[64];
+    snprintf(name, sizeof name, "comm %d", c->comm);
+    output_json_string(f, c->comm ? name : "MPI_COMM_WORLD");
+    fprintf(f, ", \"size\": %d, \"calls\": %llu, \"time\": %.17g}", c->size, (unsigned long long)c->calls,
+            c->time);
+  }
+  fprintf(f, "%s],\n", st->ncolls ? "\n  " : "");
+}
+
 static void write_regions(FILE *f, const stats *st) {
   fprintf(f, "  \"regions\": [");
   for (size_t i = 0; i < st->nregions; i++) {
     const stats_region *g = &st->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    json_str(f, g->name);
+    output_json_string(f, g->name);
     fprintf(f, ", \"entries\": %llu, \"time\": %.17g, \"compute\": %.17g, \"mpi\": %.17g}",
             (unsigned long long)g->entries, g->time, g->compute, g->mpi);
   }
@@ -268,15 +230,23 @@ static void write_regions(FILE *f, const stats *st) {
 
 static void write_json(FILE *f, const replay_opts *o, const replay_result *r, const energy *en, const stats *st) {
   fprintf(f, "{\n  \"tir_version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
-  json_str(f, o->trace);
+  output_json_string(f, o->trace);
   fprintf(f, ",\n  \"platform\": ");
-  json_str(f, plat_source(o->plat));
+  output_json_string(f, plat_source(o->plat));
   fprintf(f, ",\n  \"network_model\": \"%s\",\n  \"coll_selector\": ", o->model ? o->model->name : "hybrid");
-  json_str(f, o->cfg.coll_selector);
+  output_json_string(f, o->cfg.coll_selector);
   fprintf(f, ",\n  \"np\": %d,\n  \"simulated_time\": %.17g,\n  \"actions\": %llu,\n  \"messages\": %llu,\n", r->np,
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
   fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
           r->wall_seconds > 0 ? (double)r->actions / r->wall_seconds : 0.0);
+  if (r->truncated) { /* --allow-truncated on a trace cut short */
+    fprintf(f, "  \"truncated\": {\"ranks_blocked\": %d, \"actions_not_replayed\": %llu, \"ranks_cut\": [",
+            r->nblocked, (unsigned long long)r->unreplayed);
+    for (int i = 0, n = 0; i < r->np; i++)
+      if (r->cut[i])
+        fprintf(f, "%s%d", n++ ? ", " : "", i);
+    fprintf(f, "]},\n");
+  }
   write_meta(f, o->trace);
   write_settings(f, &o->cfg);
   fprintf(f, "  \"ranks\": [\n");
@@ -287,11 +257,12 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
     fprintf(f, ",\n");
     write_kinds(f, "actions_by_kind", st, 0);
     write_kinds(f, "collectives", st, 1);
+    write_colls(f, st);
     write_regions(f, st);
   }
   if (en) {
     fprintf(f, ",\n  \"energy\": ");
-    energy_report_json(en, f);
+    output_energy_json(en, f);
   }
   fprintf(f, "\n}\n");
 }
@@ -323,11 +294,17 @@ static void write_csv(FILE *f, const replay_opts *o, const replay_result *r, con
   fputc('\n', f);
 }
 
+int output_report_check(const char *path, char *err, size_t errlen) {
+  if (ends_with(path, ".json") || ends_with(path, ".csv"))
+    return 0;
+  return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
+}
+
 int output_report_stats(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
                         const stats *st, char *err, size_t errlen) {
   int json = ends_with(path, ".json");
-  if (!json && !ends_with(path, ".csv"))
-    return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
+  if (output_report_check(path, err, errlen) < 0)
+    return -1;
   char *tmp;
   FILE *f = output_open(path, &tmp, err, errlen);
   if (!f)

@@ -35,6 +35,18 @@ typedef struct req_block {
   double start; /* date both sides were posted */
 } req_block;
 
+#define SLAB_N 256
+typedef struct slab {
+  struct slab *next;
+  req_block b[SLAB_N];
+} slab;
+
+/* A rank at the end of a polling run (tir/polling:wait) waits for a send of (src, tag, comm)
+ * to arrive in its mailbox, which need not exist yet: one watch per rank at most. */
+typedef struct watch {
+  int32_t src, tag, comm, on;
+} watch;
+
 typedef struct cost_memo {
   int64_t bytes; /* INT64_MIN: none */
   double cost;
@@ -49,6 +61,8 @@ struct p2p_world {
   int np;
   const int *host_of;
   p2p_wake_fn wake;
+  p2p_wake2_fn wake2; /* tir/simgrid-compat: both owners of a message, in SimGrid's order */
+  uint64_t ndone;     /* messages completed so far (their done_seq) */
   p2p_error_fn error;
   p2p_msg_fn msg;
   void *ctx;
@@ -56,8 +70,13 @@ struct p2p_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  p2p_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
-                     per request ever alive at once instead of one per request posted */
+  p2p_req *spare; /* released requests (req_block) for reuse, linked through next */
+  struct slab *slabs; /* every request ever allocated, SLAB_N at a time: freeing the world frees
+                         them all, those of transfers still running included (a replay stopped
+                         early: deadlock, error, truncated traces) */
+  int slab_used;      /* blocks handed out of slabs (the newest) */
+  watch *watches;   /* np of them, made by the first p2p_watch */
+  int nwatch;       /* watches on */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
@@ -82,6 +101,7 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
 }
 
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
+void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn) { w->wake2 = fn; }
 
 static void free_queue(p2p_world *w, p2p_req *r) {
   while (r) {
@@ -101,10 +121,11 @@ void p2p_free(p2p_world *w) {
       free_queue(w, head);
     }
   free(w->boxes);
-  while (w->spare) {
-    p2p_req *n = w->spare->next;
-    free(w->spare);
-    w->spare = n;
+  free(w->watches);
+  while (w->slabs) {
+    slab *n = w->slabs->next;
+    free(w->slabs);
+    w->slabs = n;
   }
   free(w);
 }
@@ -215,10 +236,16 @@ static void transfer_done(void *ctx, eng_act *a) {
     w->msg(w->ctx, s, t->start, eng_now(w->e));
   r->complete = 1;
   r->detached_sender = s->detached;
-  w->wake(w->ctx, r->dst);
-  if (!s->detached) {
+  if (!s->detached)
     s->complete = 1;
-    w->wake(w->ctx, s->src);
+  if (w->wake2) /* tir/simgrid-compat */
+    r->done_seq = s->done_seq = ++w->ndone;
+  if (w->wake2)
+    w->wake2(w->ctx, r, s->detached ? NULL : s);
+  else {
+    w->wake(w->ctx, r->dst);
+    if (!s->detached)
+      w->wake(w->ctx, s->src);
   }
   s->next = NULL;
   release(w, r);
@@ -254,12 +281,29 @@ static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
   }
 }
 
+/* Wakes dst if it watches (src, tag, comm): a send just arrived there. */
+static void wake_watcher(p2p_world *w, int dst, int src, int tag, int comm) {
+  watch *v = &w->watches[dst];
+  if (v->on && v->src == src && v->tag == tag && v->comm == comm) {
+    v->on = 0;
+    w->nwatch--;
+    w->wake(w->ctx, dst);
+  }
+}
+
 static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
   p2p_req *r = w->spare;
-  if (r)
+  if (r) {
     w->spare = r->next;
-  else
-    r = x_malloc(sizeof(req_block));
+  } else {
+    if (!w->slabs || w->slab_used == SLAB_N) {
+      slab *b = x_malloc(sizeof *b);
+      b->next = w->slabs;
+      w->slabs = b;
+      w->slab_used = 0;
+    }
+    r = &w->slabs->b[w->slab_used++].r;
+  }
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
   return r;
@@ -280,6 +324,8 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
   } else {
     s->refs++; /* the mailbox's reference */
     enqueue(b ? b : new_box(w, key), s);
+    if (w->nwatch)
+      wake_watcher(w, dst, src, tag, comm);
   }
   return s;
 }
@@ -303,6 +349,23 @@ p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   const mbox *b = find_box(w, box_key(dst, src, tag, comm), dst, src, tag, comm);
   return b && !b->tail->recv ? b->tail->next->bytes : -1;
+}
+
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
+  if (p2p_probe(w, src, dst, tag, comm) >= 0)
+    return 1;
+  if (!w->watches)
+    w->watches = x_calloc((size_t)w->np, sizeof *w->watches);
+  w->nwatch += !w->watches[dst].on;
+  w->watches[dst] = (watch){.src = src, .tag = tag, .comm = comm, .on = 1};
+  return 0;
+}
+
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line) { return req_new(w, rank, rank, 0, 0, 0, 0, line); }
+
+void p2p_req_finish(p2p_world *w, p2p_req *r) {
+  r->complete = 1;
+  w->wake(w->ctx, r->src);
 }
 
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {

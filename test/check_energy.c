@@ -8,10 +8,11 @@
  * core, 50:60:90 and 40:45:60, polling 80/55 W), host idle (2 cores, initial pstate 1,
  * 70:80:100 and 40:50:60), host nowatt (no wattage_per_state). */
 #include "energy.h"
+#include "output.h"
 #include "replay.h"
 #include "xalloc.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,12 +256,12 @@ START_TEST(test_power_trace) {
   run r;
   replay(&r, path_of("energy4.xml"), path_of("hosts_n"), 1, path_of("pstate.tit"), 1, 1);
   char *path = tmp_file(""), err[2048];
-  ck_assert_msg(energy_write_power_trace(r.en, path, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(output_power_trace(r.en, path, err, sizeof err) == 0, "%s", err);
   char *s = slurp(path);
   ck_assert_str_eq(s, "time,host,watts\n0,n,112.5\n0,m,50\n0,idle,70\n0,nowatt,0\n"
                       "2,n,90\n2,m,50\n2,idle,70\n2,nowatt,0\n");
   free(s);
-  ck_assert_int_eq(energy_write_power_trace(r.en, "/nonexistent-dir/p.csv", err, sizeof err), -1);
+  ck_assert_int_eq(output_power_trace(r.en, "/nonexistent-dir/p.csv", err, sizeof err), -1);
   ck_assert_ptr_nonnull(strstr(err, "/nonexistent-dir/p.csv"));
   unlink(path);
   free(path);
@@ -287,7 +288,7 @@ START_TEST(test_power_trace_collapse) {
   o.finish(o.ctx, 3);
   ck_assert_double_eq_tol(energy_host(en, 1), 230, EPS);
   char *path = tmp_file("");
-  ck_assert(energy_write_power_trace(en, path, err, sizeof err) == 0);
+  ck_assert(output_power_trace(en, path, err, sizeof err) == 0);
   char *s = slurp(path);
   ck_assert_str_eq(s, "time,host,watts\n0,n,100\n0,m,90\n0,idle,70\n0,nowatt,0\n2,m,50\n"
                       "3,n,100\n3,m,50\n3,idle,70\n3,nowatt,0\n");
@@ -325,7 +326,7 @@ START_TEST(test_print_and_json) {
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
-  energy_print(r.en, f);
+  output_energy_summary(r.en, f);
   fclose(f);
   ck_assert_ptr_nonnull(strstr(buf, "Energy of host n: 520.000000 J\n"));
   ck_assert_ptr_nonnull(strstr(buf, "Energy of host nowatt: 0.000000 J\n"));
@@ -333,7 +334,7 @@ START_TEST(test_print_and_json) {
   ck_assert_ptr_nonnull(strstr(buf, "Energy of region solve: 140.000000 J"));
   free(buf);
   f = open_memstream(&buf, &len);
-  energy_report_json(r.en, f);
+  output_energy_json(r.en, f);
   fclose(f);
   ck_assert_ptr_nonnull(strstr(buf, "\"total_J\": 880,"));
   ck_assert_ptr_nonnull(strstr(buf, "{\"region\": \"solve\", \"energy_J\": 140, \"static_J\": 60,"));
@@ -482,12 +483,8 @@ static Suite *energy_suite(void) {
   return s;
 }
 
-int main(void) {
+Suite *check_suite(void) {
   const char *top = getenv("top_srcdir");
   snprintf(data, sizeof data, "%s/test/data/energy", top ? top : ".");
-  SRunner *sr = srunner_create(energy_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return energy_suite();
 }

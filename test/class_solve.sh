@@ -1,6 +1,6 @@
 #!/bin/sh
 # class_solve.sh - --cfg=tir/local-solve:class and tir/rate-tolerance end to end, on issue 15's
-# collective-heavy trace (scripts/gen-colls: compute, basic_linear alltoall, allreduce,
+# collective-heavy trace (scripts/tir-gen-colls: compute, basic_linear alltoall, allreduce,
 # bcast, allgather) with ranks drifting apart (--imbalance 0.1), 64 ranks, 2 iterations, on
 # `tir-platform fattree` and `cabinets --cabinets 8 --limiter 1.5`:
 #  - the exact solver (no), class mode (class) and the automatic mode (auto, the default),
@@ -10,9 +10,9 @@
 #  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, when
 #    SimGrid is installed.
 . "$(dirname "$0")/setup.sh"
-command -v python3 > /dev/null || skip "python3 not found (scripts/gen-colls, tir-platform)"
+command -v python3 > /dev/null || skip "python3 not found (scripts/tir-gen-colls, tir-platform)"
 cd "$tmp"
-python3 "$top_srcdir/scripts/gen-colls" --imbalance 0.1 64 2 mix > /dev/null
+python3 "$top_srcdir/scripts/tir-gen-colls" --imbalance 0.1 64 2 mix > /dev/null
 fail=0
 # time FILE: the simulated time printed in FILE
 time_of() { sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$1"; }
@@ -41,7 +41,7 @@ done
 # against SimGrid, 16 ranks (SimGrid's replay of an alltoall is slow)
 oracle="$top_srcdir/test/simgrid-oracle"
 if command -v smpirun > /dev/null; then
-  python3 "$top_srcdir/scripts/gen-colls" --imbalance 0.1 16 2 m16 > /dev/null
+  python3 "$top_srcdir/scripts/tir-gen-colls" --imbalance 0.1 16 2 m16 > /dev/null
   python3 "$top_srcdir/scripts/tir-platform" cabinets --cabinets 8 --limiter 1.5 --nodes 16 -o c16.xml
   $TIR -q -p c16.xml -H m16/hostfile --cfg=tir/local-solve:class m16/index.txt > out.c16 || fail=1
   sg=$("$oracle" --platform c16.xml --hostfile m16/hostfile m16/index.txt | sed -n 's/.*Simulated time[^0-9]*\([0-9.e+-]*\).*/\1/p')

@@ -43,9 +43,18 @@ typedef struct vrank {
   int dflt;               /* size of the default datatype (0 before init) */
   int64_t pending;        /* requests in the store (the store is empty when 0) */
   vtable reqs;            /* pending requests by key */
-  uint64_t ncoll[TRACE_NOPS]; /* calls of each collective op */
+  uint64_t ncoll[TRACE_EXSCAN + 1]; /* calls of each collective op (all <= TRACE_EXSCAN) */
   uint64_t coll_hash;     /* FNV-1a of the sequence of (op, root) */
+  int64_t nreq_lines;     /* lines that made a request without a peer key (non-blocking
+                             collectives, request-based RMA): the K-th one's key is (me, me, -K) */
+  vtable wins;            /* windows by key (WIN, 0, 0): n[0] live, n[1] open epochs (W_*) */
+  vtable locks;           /* passive-target locks held, key (WIN, TARGET, 0): n[0] held */
 } vrank;
+
+/* Epochs open on a window of a rank (vrank.wins' n[1] bits). */
+#define W_LOCK_ALL 1 /* win_lock_all .. win_unlock_all */
+#define W_START 2    /* win_start .. win_complete (access epoch of PSCW) */
+#define W_POST 4     /* win_post .. win_wait (exposure epoch of PSCW) */
 
 typedef struct vstate {
   int np;
@@ -216,7 +225,8 @@ static void message(vstate *v, const trace_action *a, int side, int src, int dst
     v->ranks[a->rank].recvd += bytes;
 }
 
-static void start_request(vstate *v, const trace_action *a, int src, int dst, int tag) {
+static inline __attribute__((always_inline)) void start_request(vstate *v, const trace_action *a, int src, int dst,
+                                                                 int tag) {
   vrank *r = &v->ranks[a->rank];
   ventry *e = vt_get(&r->reqs, src, dst, tag, 1);
   if (!e->n[0]++) {
@@ -300,8 +310,11 @@ static void vector(vstate *v, const trace_action *a, const int64_t *vec, const c
 }
 
 /* Counts, root and sequence hash of a collective. */
+static void nbc_request(vstate *v, const trace_action *a);
+
 static void collective(vstate *v, const trace_action *a, int rooted) {
   vrank *r = &v->ranks[a->rank];
+  nbc_request(v, a);
   if (rooted && a->comm == 0)
     in_range(v, a, a->peer, "ROOT");
   if (a->op != TRACE_SCATTERV && a->op != TRACE_REDUCESCATTER)
@@ -317,6 +330,103 @@ static void collective(vstate *v, const trace_action *a, int rooted) {
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < 4; k++)
       r->coll_hash = (r->coll_hash ^ ((w[i] >> (8 * k)) & 0xFF)) * 0x100000001B3u;
+}
+
+/* ---- one-sided communication ------------------------------------------------------- */
+
+/* The rank's live window a->win, or NULL after an error (never created, or freed). */
+static ventry *live_window(vstate *v, const trace_action *a) {
+  ventry *w = vt_get(&v->ranks[a->rank].wins, a->win, 0, 0, 0);
+  if (w && w->n[0])
+    return w;
+  verror(v, "%s:%ld: %s on window %d, which this rank %s: '%s'", a->file, a->line, trace_op_name(a->op), a->win,
+         w ? "has freed (win_free)" : "did not create (no win_create line before)", a->text);
+  return NULL;
+}
+
+static void win_create(vstate *v, const trace_action *a) {
+  ventry *w = vt_get(&v->ranks[a->rank].wins, a->win, 0, 0, 1);
+  if (w->n[0])
+    verror(v, "%s:%ld: window %d created again while live (first at %s:%ld): '%s'", a->file, a->line, a->win,
+           w->file[0], w->line[0], a->text);
+  check_count(v, a, a->count, "BYTES");
+  *w = (ventry){.used = 1, .src = a->win, .n = {1, 0}, .file = {a->file}, .line = {a->line}};
+}
+
+/* win_free: no epoch may be open (MPI forbids freeing a window locked or in PSCW). */
+static void win_free(vstate *v, const trace_action *a, ventry *w) {
+  if (w->n[1])
+    verror(v, "%s:%ld: win_free on window %d while a %s epoch is open: '%s'", a->file, a->line, a->win,
+           w->n[1] & W_LOCK_ALL ? "win_lock_all" : w->n[1] & W_START ? "win_start" : "win_post", a->text);
+  w->n[0] = 0;
+}
+
+/* A transfer: TARGET in range, sizes not negative; the r* forms make a request. */
+static void rma_op(vstate *v, const trace_action *a) {
+  in_range(v, a, a->peer, "TARGET");
+  check_count(v, a, a->count, "SBYTES");
+  check_count(v, a, a->count2, "RBYTES");
+  if (a->op >= TRACE_RPUT && a->op <= TRACE_RGET_ACCUMULATE)
+    start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
+}
+
+/* win_lock / win_unlock TARGET: one lock per (window, target), none while win_lock_all. */
+static void win_lock(vstate *v, const trace_action *a, ventry *w) {
+  if (!in_range(v, a, a->peer, "TARGET"))
+    return;
+  ventry *l = vt_get(&v->ranks[a->rank].locks, a->win, a->peer, 0, 1);
+  int lock = a->op == TRACE_WIN_LOCK;
+  if (lock && (l->n[0] || (w->n[1] & W_LOCK_ALL)))
+    verror(v, "%s:%ld: win_lock of target %d on window %d, which this rank holds already (%s): '%s'", a->file,
+           a->line, a->peer, a->win, l->n[0] ? "win_lock" : "win_lock_all", a->text);
+  else if (!lock && !l->n[0])
+    verror(v, "%s:%ld: win_unlock of target %d on window %d, which this rank has not locked: '%s'", a->file,
+           a->line, a->peer, a->win, a->text);
+  l->n[0] = lock;
+  if (lock) {
+    l->file[0] = a->file;
+    l->line[0] = a->line;
+  }
+}
+
+/* The epochs that open and close with one call (lock_all, start, post), and their check. */
+static void win_epoch(vstate *v, const trace_action *a, ventry *w, int bit, int open) {
+  static const char *const name[] = {"", "win_lock_all", "win_start", "", "win_post"};
+  if (open && (w->n[1] & bit))
+    verror(v, "%s:%ld: %s on window %d while its %s epoch is still open: '%s'", a->file, a->line,
+           trace_op_name(a->op), a->win, name[bit], a->text);
+  else if (!open && !(w->n[1] & bit))
+    verror(v, "%s:%ld: %s on window %d without a %s before it: '%s'", a->file, a->line, trace_op_name(a->op),
+           a->win, name[bit], a->text);
+  w->n[1] = open ? w->n[1] | bit : w->n[1] & ~bit;
+  for (int i = 0; open && i < a->nvec; i++)
+    in_range(v, a, (int)a->vec[i], "group member");
+}
+
+__attribute__((noinline)) static void rma(vstate *v, const trace_action *a) {
+  if (a->op >= TRACE_WIN_CREATE && a->op <= TRACE_WIN_CREATE_DYNAMIC) {
+    win_create(v, a);
+    return;
+  }
+  ventry *w = live_window(v, a);
+  if (!w)
+    return;
+  switch (a->op) {
+  case TRACE_WIN_FREE: win_free(v, a, w); break;
+  case TRACE_WIN_LOCK: case TRACE_WIN_UNLOCK: win_lock(v, a, w); break;
+  case TRACE_WIN_LOCK_ALL: case TRACE_WIN_UNLOCK_ALL: win_epoch(v, a, w, W_LOCK_ALL, a->op == TRACE_WIN_LOCK_ALL); break;
+  case TRACE_WIN_START: case TRACE_WIN_COMPLETE: win_epoch(v, a, w, W_START, a->op == TRACE_WIN_START); break;
+  case TRACE_WIN_POST: case TRACE_WIN_WAIT: win_epoch(v, a, w, W_POST, a->op == TRACE_WIN_POST); break;
+  case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL: in_range(v, a, a->peer, "TARGET"); break;
+  case TRACE_WIN_FENCE: case TRACE_WIN_FLUSH_ALL: case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_SYNC: break;
+  default: rma_op(v, a); break;
+  }
+}
+
+/* A non-blocking collective makes a request named (me, me, -K), K counting such lines. */
+static void nbc_request(vstate *v, const trace_action *a) {
+  if (a->nbc)
+    start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
 }
 
 static void check_action(vstate *v, const trace_action *a) {
@@ -335,7 +445,10 @@ static void check_action(vstate *v, const trace_action *a) {
     collective(v, a, 0); amount(v, a); break;
   case TRACE_BARRIER: case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER:
   case TRACE_ALLGATHERV: collective(v, a, 0); break;
-  default: break;
+  default:
+    if (a->win)
+      rma(v, a);
+    break;
   }
 }
 
@@ -375,9 +488,28 @@ static void check_requests(vstate *v, int rank) {
   free(s);
 }
 
+/* Locks and epochs still open when the rank's trace ends (the replay does not wait for
+ * them: their operations were waited for, or are, by the end of trace). */
+static void check_windows(vstate *v, int rank) {
+  size_t n;
+  ventry **s = vt_sorted(&v->ranks[rank].locks, &n);
+  for (size_t i = 0; i < n; i++)
+    if (s[i]->n[0])
+      vwarn(v, "%s:%ld: rank %d never unlocks target %d of window %d", s[i]->file[0], s[i]->line[0], rank,
+            s[i]->dst, s[i]->src);
+  free(s);
+  s = vt_sorted(&v->ranks[rank].wins, &n);
+  for (size_t i = 0; i < n; i++)
+    if (s[i]->n[0] && s[i]->n[1])
+      vwarn(v, "%s:%ld: rank %d ends its trace with a %s epoch open on window %d", s[i]->file[0], s[i]->line[0],
+            rank, s[i]->n[1] & W_LOCK_ALL ? "win_lock_all" : s[i]->n[1] & W_START ? "win_start" : "win_post",
+            s[i]->src);
+  free(s);
+}
+
 static void check_collectives(vstate *v, int rank) {
   const vrank *r = &v->ranks[rank], *r0 = &v->ranks[0];
-  for (int op = 0; op < TRACE_NOPS; op++)
+  for (int op = 0; op <= TRACE_EXSCAN; op++)
     if (r->ncoll[op] != r0->ncoll[op]) {
       verror(v, "rank %d calls %s %llu time(s) but rank 0 calls it %llu time(s)", rank,
              trace_op_name((trace_op)op), (unsigned long long)r->ncoll[op],
@@ -415,6 +547,7 @@ static void finish(vstate *v) {
     if (!v->ranks[i].actions)
       vwarn(v, "rank %d has no action", i);
     check_requests(v, i);
+    check_windows(v, i);
     if (i > 0)
       check_collectives(v, i);
   }
@@ -440,8 +573,11 @@ int validate_traces(trace_set *t, int np, FILE *out, char *err, size_t errlen) {
       check_action(&v, &a);
   }
   finish(&v);
-  for (int i = 0; i < np; i++)
+  for (int i = 0; i < np; i++) {
     free(v.ranks[i].reqs.e);
+    free(v.ranks[i].wins.e);
+    free(v.ranks[i].locks.e);
+  }
   free(v.ranks);
   free(v.msgs.e);
   return v.errors ? -1 : 0;
