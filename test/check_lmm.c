@@ -997,6 +997,39 @@ START_TEST(local_chain_widening) {
 }
 END_TEST
 
+/* local_group_backbone's level of B: (10 - x_0) / sum_{i != 0, alive} 1/p_i. */
+static double backbone_level(const double *p, const int *alive, int n) {
+  double sum = 0, rem = alive[0] ? 10 - 0.1 : 10;
+  for (int i = 1; i < n; i++)
+    if (alive[i])
+      sum += 1 / p[i];
+  return rem / sum;
+}
+
+/* How many times lmm_next_modified hands out each variable (owners are ints 0..n-1). */
+static void backbone_listed(lmm_system *s, int *listed, int n) {
+  for (int i = 0; i < n; i++)
+    listed[i] = 0;
+  lmm_var *m;
+  while ((m = lmm_next_modified(s)))
+    listed[*(int *)lmm_var_owner(m)]++;
+}
+
+/* local_group_backbone's live flows solved from scratch (exact mode), into fv. */
+static lmm_system *backbone_fresh(lmm_cnst **priv, const double *p, const int *alive, int n, lmm_var **fv) {
+  lmm_system *f = lmm_new(PREC);
+  lmm_set_exact_incremental(f, 1);
+  lmm_cnst *fb = lmm_cnst_new(f, 10, 0);
+  for (int i = 0; i < n; i++)
+    if (alive[i]) {
+      fv[i] = lmm_var_new(f, NULL, p[i], -1);
+      lmm_expand(f, fb, fv[i], 1);
+      lmm_expand(f, lmm_cnst_new(f, lmm_cnst_bound(priv[i]), 0), fv[i], 1);
+    }
+  lmm_solve(f);
+  return f;
+}
+
 START_TEST(local_group_backbone) {
   /* The group fast path in local mode. A backbone B (SHARED, 10) carries flows 0..23,
    * each also on its own private SHARED link: flow 0's is 0.1, the others' 100 + i;
@@ -1042,29 +1075,10 @@ START_TEST(local_group_backbone) {
       alive[k] = 0;
     }
     lmm_solve(s);
-    for (int i = 0; i < N; i++)
-      listed[i] = 0;
-    lmm_var *m;
-    while ((m = lmm_next_modified(s)))
-      listed[*(int *)lmm_var_owner(m)]++;
-    double sum = 0, rem = 10;
-    for (int i = 1; i < N; i++)
-      if (alive[i])
-        sum += 1 / p[i];
-    if (alive[0])
-      rem -= 0.1;
-    double level = rem / sum;
-    lmm_system *f = lmm_new(PREC);
-    lmm_set_exact_incremental(f, 1);
-    lmm_cnst *fb = lmm_cnst_new(f, 10, 0);
+    backbone_listed(s, listed, N);
+    double level = backbone_level(p, alive, N);
     lmm_var *fv[N] = {0};
-    for (int i = 0; i < N; i++)
-      if (alive[i]) {
-        fv[i] = lmm_var_new(f, NULL, p[i], -1);
-        lmm_expand(f, fb, fv[i], 1);
-        lmm_expand(f, lmm_cnst_new(f, lmm_cnst_bound(priv[i]), 0), fv[i], 1);
-      }
-    lmm_solve(f);
+    lmm_system *f = backbone_fresh(priv, p, alive, N, fv);
     for (int i = 0; i < N; i++) {
       if (!alive[i])
         continue;
