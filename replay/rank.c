@@ -1000,7 +1000,7 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p
 
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, r->id, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sg_sleep(x, r, ov, 1);
@@ -1250,7 +1250,10 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
     rv.kind = OP_RECV;
     r->phase -= 2;
     int done = do_recv(x, r, &rv);
-    r->phase += 2;
+    if (r->phase == SG_SLEEP_PHASE) /* the receive's overhead waits for the next turn */
+      r->sg_after = (uint8_t)(r->sg_after + 2);
+    else
+      r->phase += 2;
     return done;
   }
   if (r->phase == 1) {

@@ -147,9 +147,9 @@ START_TEST(overheads) {
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/os:0:1e-6:1e-9", err, sizeof err), 0);
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/ois:0:2e-6:0", err, sizeof err), 0);
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/or:0:3e-6:0", err, sizeof err), 0);
-  near(p2p_send_overhead(w, 1000, 0), 1e-6 + 1000 * 1e-9);
-  near(p2p_send_overhead(w, 1000, 1), 2e-6);
-  ck_assert(p2p_send_overhead(w, 70000, 0) == 0);
+  near(p2p_send_overhead(w, 0, 1000, 0), 1e-6 + 1000 * 1e-9);
+  near(p2p_send_overhead(w, 0, 1000, 1), 2e-6);
+  ck_assert(p2p_send_overhead(w, 0, 70000, 0) == 0);
   p2p_req *s = p2p_post_send(w, 0, 1, 0, 0, 1000, 1), *r = p2p_post_recv(w, 0, 1, 0, 0, 1000, 2);
   run_until(r);
   near(p2p_recv_overhead(w, r), 3e-6);
