@@ -560,6 +560,14 @@ int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   return b && !b->tail->recv ? b->tail->next->bytes : -1;
 }
 
+int64_t p2p_probe_mailbox(p2p_world *w, int src, int dst, int tag, int comm, int small) {
+  if (!w->async)
+    return small ? -1 : p2p_probe(w, src, dst, tag, comm);
+  box_table *t;
+  const mbox *b = oldest_send(w, box_key(dst, src, tag, comm), dst, src, tag, comm, &t);
+  return b && (t != &w->large) == (small != 0) ? b->tail->next->bytes : -1;
+}
+
 int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
   if (p2p_probe(w, src, dst, tag, comm) >= 0)
     return 1;

@@ -70,6 +70,10 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
 p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
 /* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm);
+/* The same in one of SimGrid's two mailboxes (small: 1 the eager one, 0 the other), for
+ * tir/simgrid-compat, where SimGrid looks at them in two simcalls (-1 in the small one
+ * without smpi/async-small-thresh). */
+int64_t p2p_probe_mailbox(p2p_world *w, int src, int dst, int tag, int comm, int small);
 /* 1 when such a send waits in dst's mailbox; else 0, and the next one posted wakes dst (the
  * end of a polling run, rank.c). */
 int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm);
