@@ -1,4 +1,4 @@
-/* mpi.c - mailboxes, matching and transfers of the MPI point-to-point runtime.
+/* p2p.c - mailboxes, matching and transfers of the MPI point-to-point runtime.
  *
  * Mailboxes are FIFO queues per (receiver, source, tag) in one open-addressing hash
  * table: a posted send first looks for the oldest matching posted receive, a posted
