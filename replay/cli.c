@@ -8,6 +8,7 @@
 #include "config.h"
 #include "coll.h"
 #include "energy.h"
+#include "inputs.h"
 #include "output.h"
 #include "timeline.h"
 #include "platform.h"
@@ -19,6 +20,7 @@
 
 #include "build-config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +95,23 @@ static void list_algorithms(void) {
         printf("  %-15s %-22s %s\n", coll_kind_name(k), coll_algo_at(i)->name, coll_algo_at(i)->desc);
 }
 
+/* -n/--np: 1 to REPLAY_MAX_RANKS (no wrap-around: 4294967297 is not 1). */
+static int parse_np(const char *s, int *np) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || v < 1) {
+    fprintf(stderr, "tir-replay: -n/--np: '%s' is not a positive integer\n", s);
+    return -1;
+  }
+  if (errno == ERANGE || v > REPLAY_MAX_RANKS) {
+    fprintf(stderr, "tir-replay: -n/--np: %s ranks: tir replays at most %d\n", s, REPLAY_MAX_RANKS);
+    return -1;
+  }
+  *np = (int)v;
+  return 0;
+}
+
 /* Parses argv into c. Returns -1 to exit with status *rc (help, version, errors). */
 static int parse(int argc, char **argv, cli *c, int *rc) {
   struct option lo[NOPTS + 1];
@@ -102,16 +121,12 @@ static int parse(int argc, char **argv, cli *c, int *rc) {
   int ch;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":p:H:n:c:m:vqhV", lo, NULL)) != -1) {
-    char *end;
     switch (ch) {
     case 'p': c->platform = optarg; break;
     case 'H': c->hostfile = optarg; break;
     case 'n':
-      c->np = (int)strtol(optarg, &end, 10);
-      if (*end || c->np < 1) {
-        fprintf(stderr, "tir-replay: -n/--np: '%s' is not a positive integer\n", optarg);
+      if (parse_np(optarg, &c->np) < 0)
         return *rc = TIR_EXIT_USAGE, -1;
-      }
       break;
     case 'c':
       x_grow(&c->cfgs, &c->cfg_cap, c->ncfg + 1, sizeof *c->cfgs);
@@ -232,7 +247,7 @@ static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   }
   int np = o->np > 0 ? o->np : trace_nfiles(t);
   int *hosts = NULL;
-  if (np <= 0 && o->hostfile && (np = replay_read_hostfile(o->hostfile, o->plat, &hosts, err, sizeof err)) < 0) {
+  if (np <= 0 && o->hostfile && (np = replay_read_hostfile(o->hostfile, o->plat, 0, &hosts, err, sizeof err)) < 0) {
     fprintf(errout, "tir-replay: %s\n", err);
     trace_close(t);
     return TIR_EXIT_INPUT;
@@ -326,6 +341,8 @@ static int simulate(const cli *c, replay_opts *o, platform *p) {
 static int run(cli *c) {
   char err[2048];
   platform *p = load_platform(c, err, sizeof err);
+  inputs_note(c->hostfile); /* no output may replace an input (output.c); the trace's */
+  inputs_note(c->trace);    /* own files are noted as they are opened */
   if (!p) {
     fprintf(stderr, "tir-replay: %s\n", err);
     return TIR_EXIT_INPUT;
@@ -347,6 +364,16 @@ static int run(cli *c) {
   return rc;
 }
 
+/* What standard output could not take (a full disk, an I/O error) is lost silently unless
+ * asked for: the summary is an output like the others, so that is exit 4. */
+static int check_stdout(int rc) {
+  int failed = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+  if (!failed)
+    return rc;
+  fprintf(stderr, "tir-replay: standard output: cannot write: %s\n", strerror(failed));
+  return rc ? rc : TIR_EXIT_IO;
+}
+
 int cli_main(int argc, char **argv) {
   cli c;
   memset(&c, 0, sizeof c);
@@ -355,5 +382,5 @@ int cli_main(int argc, char **argv) {
   if (parse(argc, argv, &c, &rc) == 0)
     rc = run(&c);
   free(c.cfgs);
-  return rc;
+  return check_stdout(rc);
 }

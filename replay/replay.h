@@ -52,8 +52,15 @@ typedef struct replay_result {
 int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen);
 void replay_result_free(replay_result *res);
 
-/* Reads a hostfile (SimGrid syntax: `host` or `host:count` per line) into host indices
- * of p. Returns the number of entries (count-expanded) or -1 with "FILE:LINE: ..." in err. */
-int replay_read_hostfile(const char *path, const platform *p, int **hosts, char *err, size_t errlen);
+/* The most ranks a replay accepts (-n, a hostfile, an index): 2^22. An idle rank costs
+ * about 1 KB, so the limit is a few GB of memory, and it keeps every count of ranks, and
+ * count x rank products of the collectives, far from int overflow. */
+#define REPLAY_MAX_RANKS (1 << 22)
+
+/* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
+ * replay.c "hosts") into host indices of p, expanded by count up to limit entries (limit
+ * <= 0: REPLAY_MAX_RANKS, more is an error). Returns the number of entries or -1 with
+ * "FILE:LINE: ..." in err. */
+int replay_read_hostfile(const char *path, const platform *p, int limit, int **hosts, char *err, size_t errlen);
 
 #endif
