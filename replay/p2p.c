@@ -1,4 +1,4 @@
-/* mpi.c - mailboxes, matching and transfers of the MPI point-to-point runtime.
+/* p2p.c - mailboxes, matching and transfers of the MPI point-to-point runtime.
  *
  * Mailboxes are FIFO queues per (receiver, source, tag) in one open-addressing hash
  * table: a posted send first looks for the oldest matching posted receive, a posted
@@ -28,6 +28,7 @@ typedef struct req_block {
   p2p_req r;   /* first: a p2p_req * of this file points to a req_block */
   p2p_world *w;
   double start; /* date both sides were posted */
+  struct req_block *older; /* every block ever allocated, newest first (p2p_free) */
 } req_block;
 
 typedef struct cost_memo {
@@ -53,6 +54,8 @@ struct p2p_world {
   int unmatched; /* requests posted and not yet matched */
   p2p_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
                      per request ever alive at once instead of one per request posted */
+  req_block *blocks; /* all the blocks, spare or in use: p2p_free frees them all, whatever
+                        references ranks still hold when a replay stops (a deadlock) */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
@@ -78,25 +81,14 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
 
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
 
-static void free_queue(p2p_world *w, p2p_req *r) {
-  while (r) {
-    p2p_req *n = r->next;
-    p2p_req_release(w, r);
-    r = n;
-  }
-}
-
 void p2p_free(p2p_world *w) {
   if (!w)
     return;
-  for (size_t i = 0; i < w->cap; i++)
-    if (w->boxes[i].key)
-      free_queue(w, w->boxes[i].head);
   free(w->boxes);
-  while (w->spare) {
-    p2p_req *n = w->spare->next;
-    free(w->spare);
-    w->spare = n;
+  for (req_block *b = w->blocks, *o; b; b = o) {
+    o = b->older;
+    free(b->r.children); /* (NULL once released: p2p_req_free) */
+    free(b);
   }
   free(w);
 }
@@ -227,8 +219,12 @@ static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64
   p2p_req *r = w->spare;
   if (r)
     w->spare = r->next;
-  else
-    r = x_malloc(sizeof(req_block));
+  else {
+    req_block *b = x_malloc(sizeof *b);
+    b->older = w->blocks;
+    w->blocks = b;
+    r = &b->r;
+  }
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
   return r;
@@ -293,8 +289,8 @@ int p2p_group_done(const p2p_req *r) {
 void p2p_req_free(p2p_world *w, p2p_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     p2p_req_release(w, r->children[i]);
-  if (r->children)
-    free(r->children);
+  free(r->children);
+  r->children = NULL;
   r->next = w->spare;
   w->spare = r;
 }

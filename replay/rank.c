@@ -12,6 +12,7 @@
 
 #include "nbc.h"
 #include "replay_impl.h"
+#include "validate.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
@@ -613,6 +614,7 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   }
   if (r->phase == 1) {
     p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    x->sends_posted++;
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
       return 1;
@@ -785,6 +787,8 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
   }
   if (r->phase == 1) {
     int64_t bytes = p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
+    if (r->polling)
+      r->polling = 0, x->npolling--;
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
       if (o->amount < 0) /* MPI_Probe alone (tir's probe line) */
@@ -799,13 +803,19 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
   r->phase = 1;
   double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
   double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
-  if (flops > 0) {
-    r->state = RS_BUSY;
-    replay_note_activity(x, r->id, OBS_MPI);
-    eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
-    return 0;
+  if (!(flops > 0)) { /* a poll of no cost: the loop would spin with the clock stopped */
+    replay_fail(x, "%s:%ld: rank %d probes for a message that is not there yet, and a poll costs nothing "
+                "(smpi/iprobe %g s x smpi/iprobe-cpu-usage %g x host speed %g flop/s): the probe loop would "
+                "spin forever without simulated time passing (SimGrid hangs); give smpi/iprobe > 0: '%s'",
+                r->act.file, r->act.line, r->id, x->o->cfg.iprobe_sleep, usage, speed, r->act.text);
+    return -1;
   }
-  return step(x, r, o);
+  r->polling = 1, x->npolling++;
+  r->poll_stamp = x->sends_posted;
+  r->state = RS_BUSY;
+  replay_note_activity(x, r->id, OBS_MPI);
+  eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
+  return 0;
 }
 
 /* One MPI_Iprobe (tir's iprobe line): its polling cost, then a look at the mailbox. */
@@ -851,6 +861,8 @@ static int next_action(replay_ctx *x, rank *r) {
     return 0;
   char err[1024];
   int got = trace_next(x->t, r->id, &r->act, err, sizeof err);
+  if (got > 0 && validate_action(&r->act, x->np, err, sizeof err) < 0) /* --validate's own checks */
+    got = -1;
   if (got < 0) {
     replay_fail(x, "%s", err);
     return -1;
@@ -937,5 +949,8 @@ void rank_describe(const rank *r, FILE *out) {
   if (q)
     fprintf(out, ", waiting for rank %d (%s, tag %d, %" PRId64 " bytes)", q->recv ? q->src : q->dst,
             q->recv ? "its send" : "its receive", q->tag, q->bytes);
+  else if (r->polling && r->pc < r->nops)
+    fprintf(out, ", probing for a message from rank %d with tag %d that no rank can send any more",
+            r->ops[r->pc].peer, r->ops[r->pc].tag);
   fputc('\n', out);
 }

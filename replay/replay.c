@@ -14,7 +14,9 @@
 #include "xalloc.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +323,21 @@ static void report_deadlock(replay_ctx *x) {
   p2p_report_unmatched(x->w, out);
 }
 
+/* Deadlocked although the engine has work: every action it runs is the poll of a probe
+ * loop (MPI_Probe, or a receive of unknown size) whose probe failed with no send posted
+ * since. A blocked rank waits for a transfer (none runs) or a match (only a running rank
+ * could post one), and a poller's next probe would look at the same mailboxes: nothing can
+ * change any more, and the loops would poll forever. The scan over the ranks runs only
+ * when the engine holds nothing but polls. */
+static int stuck_polling(replay_ctx *x) {
+  if (x->npolling == 0 || eng_pending(x->e) != x->npolling)
+    return 0;
+  for (int i = 0; i < x->np; i++)
+    if (x->ranks[i].polling && x->ranks[i].poll_stamp != x->sends_posted)
+      return 0;
+  return 1;
+}
+
 static double wall_now(void);
 
 /* Progress line on stderr, at most twice a second, after the first second. */
@@ -386,7 +403,11 @@ static int loop(replay_ctx *x) {
       break;
     if (x->o->progress && (++steps & 1023) == 0)
       progress(x, t0, &last);
-    if (!eng_step(x->e)) {
+    if (!(eng_now(x->e) < HUGE_VAL)) { /* sums of huge amounts: time would stand still at inf */
+      replay_fail(x, "the simulated time overflowed (the trace's amounts add up beyond %g s)", DBL_MAX);
+      return -1;
+    }
+    if (stuck_polling(x) || !eng_step(x->e)) {
       report_deadlock(x);
       replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
       return -1;

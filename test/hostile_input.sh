@@ -124,5 +124,46 @@ expect 3 "words:1: unexpected 'extra' after host 'Tremblay' \(expected HOST, HOS
 printf 'Trem\302\240blay\n' > nbsp
 expect 3 "nbsp:1: unknown host 'Trem.xC2.xA0blay'" -p plat.xml -H nbsp idx
 
+### One validation path: the replay refuses what --validate refuses, with the same message
+pair() { printf '0 init\n%b\n' "$1" > v0.txt; printf '1 init\n%b\n' "${2:-}" > v1.txt; printf 'v0.txt\nv1.txt\n' > vidx; }
+both() { # both REGEX: exit 3 and the message, in a replay and in --validate
+  expect 3 "$1" -p plat.xml -H hosts vidx
+  expect 3 "$1" --validate -p plat.xml -H hosts vidx
+}
+pair '0 compute inf'; both "v0.txt:2: compute amount inf must be finite and >= 0: '0 compute inf'"
+pair '0 compute nan'; both "v0.txt:2: compute amount nan must be finite and >= 0"
+pair '0 compute -5'; both "v0.txt:2: compute amount -5 must be finite and >= 0"
+pair '0 sleep 1e400'; both "v0.txt:2: sleep amount inf must be finite and >= 0"
+pair '0 sleep -1'; both "v0.txt:2: sleep amount -1 must be finite and >= 0"
+pair '0 allreduce 100 inf' '1 allreduce 100 inf'; both "v0.txt:2: allreduce amount inf must be finite"
+pair '0 send 1 0 -100' '1 recv 0 0 -100'; both "v0.txt:2: send COUNT is negative \(-100\)"
+pair '0 send -1 0 100'; both "v0.txt:2: send DST -1 out of range \[0, 1\]"
+pair '0 send 2 0 100'; both "v0.txt:2: send DST 2 out of range \[0, 1\]"
+pair '0 probe 5 0'; both "v0.txt:2: probe SRC 5 out of range \[0, 1\]"
+pair '0 send 1 0 281474976710657' '1 recv 0 0 10'; both "v0.txt:2: send COUNT 281474976710657 is beyond tir's limit of 2\\^48 elements"
+# amounts that each fit but add up beyond the largest double: the clock would stop at inf
+pair '0 sleep 1e308\n0 sleep 1e308\n0 send 1 0 10' '1 recv 0 0 10'
+expect 3 'the simulated time overflowed' -p plat.xml -H hosts vidx
+
+### Probes: a message that never comes is a deadlock, a poll of no cost an error, never a hang
+pair '0 recv 1 0 -1'
+expect 1 "rank 0 blocked in '0 recv 1 0 -1' \(v0.txt:2\), probing for a message from rank 1 with tag 0 that no rank can send any more" -p plat.xml -H hosts vidx
+pair '0 probe 1 0' '1 compute 1e6\n1 send 0 5 10\n1 recv 0 3 10'
+expect 1 'deadlock at simulated time 0.01[0-9]* s: 2 of 2 ranks' -p plat.xml -H hosts vidx
+grep -q "rank 1 blocked in '1 recv 0 3 10' (v1.txt:4), waiting for rank 0" err.txt && pass=$((pass + 1)) || bad "probe deadlock report"
+# a message sent late is still found (the probe loop polls until then)
+pair '0 recv 1 0 -1' '1 compute 1e7\n1 send 0 0 10'
+expect 0 '' -p plat.xml -H hosts vidx
+grep -q '^Simulated time: 0.1' out.txt && pass=$((pass + 1)) || bad "late message: $(cat out.txt)"
+pair '0 probe 1 0\n0 recv 1 0 10' '1 compute 1e6\n1 send 0 0 10'
+expect 3 "v0.txt:2: rank 0 probes for a message that is not there yet, and a poll costs nothing .*give smpi/iprobe > 0: '0 probe 1 0'" --cfg=smpi/iprobe:0 -p plat.xml -H hosts vidx
+expect 3 "smpi/iprobe: '-1': must be >= 0" --cfg=smpi/iprobe:-1 -p plat.xml -H hosts vidx
+expect 3 "smpi/iprobe-cpu-usage: '0': must be > 0" --cfg=smpi/iprobe-cpu-usage:0 -p plat.xml -H hosts vidx
+# settings outside their range (these spun forever or reported a false deadlock)
+expect 3 "surf/precision: '0': must be > 0 and < 1" --cfg=surf/precision:0 $run
+expect 3 "maxmin/precision: '1': must be > 0 and < 1" --cfg=maxmin/precision:1 $run
+expect 3 "smpi/bw-factor: '0:0': factors must be > 0" --cfg=smpi/bw-factor:0:0 $run
+expect 3 "smpi/os: '0:-1': overheads must be >= 0" --cfg=smpi/os:0:-1 $run
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -811,8 +811,10 @@ static int parse_for(trace_set *t, int rank, tstream *s, long lineno, char *line
 /* The next whole line in s's buffer, without a call, when there is one (the usual case):
  * as stream_getline, else 0 (then stream_getline reads more, opens or closes the file). */
 static int buffered_line(tstream *s, char **line, size_t *len) {
-  char *b = s->buf + s->beg, *nl;
-  if (s->end == s->beg || !(nl = memchr(b, '\n', s->end - s->beg)))
+  if (s->end == s->beg) /* (also when the stream has no buffer: buf NULL, NULL + 0 undefined) */
+    return 0;
+  char *b = s->buf + s->beg, *nl = memchr(b, '\n', s->end - s->beg);
+  if (!nl)
     return 0;
   *line = b;
   *len = (size_t)(nl - b);
