@@ -688,8 +688,10 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 /* Program waitall/waiteach over the slots posted since wait_from. */
 COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
-  p2p_req **v = r->slots + r->wait_from;
   size_t n = r->nslots - r->wait_from;
+  if (n == 0) /* nothing posted (a collective on one rank): slots may be NULL, NULL + 0 undefined */
+    return r->nslots = r->wait_from = 0, 1;
+  p2p_req **v = r->slots + r->wait_from;
   int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
   if (done)
     r->nslots = r->wait_from = 0;
