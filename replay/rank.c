@@ -787,6 +787,7 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
     r->phase += 2;
     return done;
   }
+  int failed = r->phase == 1; /* the poll below follows a failed probe (not the first poll) */
   if (r->phase == 1) {
     int64_t bytes = p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
     if (r->polling)
@@ -812,8 +813,10 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
                 r->act.file, r->act.line, r->id, x->o->cfg.iprobe_sleep, usage, speed, r->act.text);
     return -1;
   }
-  r->polling = 1, x->npolling++;
-  r->poll_stamp = x->sends_posted;
+  if (failed) { /* replay.c stuck_polling: only a poll after a failed probe is hopeless */
+    r->polling = 1, x->npolling++;
+    r->poll_stamp = x->sends_posted;
+  }
   r->state = RS_BUSY;
   replay_note_activity(x, r->id, OBS_MPI);
   eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);

@@ -1102,6 +1102,7 @@ START_TEST(test_validate_action_alone) {
       {"0 sleep 0", 1, NULL},
       {"0 wait 5 7 0", 1, NULL},
       {"0 probe 1 3", 1, NULL},
+      {"0 iprobe -555 -444 0", 1, NULL}, /* MPI_ANY_SOURCE, found nothing (tir-trace writes it) */
       {"0 send -1 0 100", 0, "send DST -1 out of range [0, 1]"},
       {"0 isend 2 0 100", 0, "isend DST 2 out of range [0, 1]"},
       {"0 send 1 0 -100", 0, "send COUNT is negative (-100)"},

@@ -151,7 +151,10 @@ expect 1 "rank 0 blocked in '0 recv 1 0 -1' \(v0.txt:2\), probing for a message 
 pair '0 probe 1 0' '1 compute 1e6\n1 send 0 5 10\n1 recv 0 3 10'
 expect 1 'deadlock at simulated time 0.01[0-9]* s: 2 of 2 ranks' -p plat.xml -H hosts vidx
 grep -q "rank 1 blocked in '1 recv 0 3 10' (v1.txt:4), waiting for rank 0" err.txt && pass=$((pass + 1)) || bad "probe deadlock report"
-# a message sent late is still found (the probe loop polls until then)
+# a message already there when the probe starts is found (its first poll comes before any
+# probe: it is not a hopeless one), and a message sent late too (the loop polls until then)
+pair '0 compute 1e6\n0 probe 1 0\n0 recv 1 0 10' '1 send 0 0 10'
+expect 0 '' -p plat.xml -H hosts vidx
 pair '0 recv 1 0 -1' '1 compute 1e7\n1 send 0 0 10'
 expect 0 '' -p plat.xml -H hosts vidx
 grep -q '^Simulated time: 0.1' out.txt && pass=$((pass + 1)) || bad "late message: $(cat out.txt)"

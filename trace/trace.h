@@ -62,6 +62,8 @@ typedef enum trace_op {
 
 #define TRACE_DT_DEFAULT (-2) /* datatype field absent: MPI_DEFAULT_TYPE (set by init) */
 #define TRACE_DT_NULL (-1)    /* MPI_DATATYPE_NULL, size 0 */
+#define TRACE_ANY_SOURCE (-555) /* SimGrid's MPI_ANY_SOURCE: the SRC of an iprobe that found
+                                   nothing from any source (tir-trace writes it) */
 
 /* One parsed action. Field use per op (TI_FORMAT.md section 2 names the arguments):
  *  compute, sleep:            amount = FLOPS or SECONDS

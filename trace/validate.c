@@ -251,7 +251,9 @@ int validate_action_all(const trace_action *a, int np, char *err, size_t errlen)
     if (peer_ok(a, np, a->peer, "SRC", err, errlen) < 0)
       return -1;
     return a->count < 0 ? 0 : count_ok(a, a->count, "COUNT", err, errlen);
-  case TRACE_PROBE: case TRACE_IPROBE:
+  case TRACE_IPROBE: /* SimGrid's MPI_ANY_SOURCE: an iprobe that found nothing (doc/tracer.md) */
+    return a->peer == TRACE_ANY_SOURCE ? 0 : peer_ok(a, np, a->peer, "SRC", err, errlen);
+  case TRACE_PROBE:
     return peer_ok(a, np, a->peer, "SRC", err, errlen);
   case TRACE_SENDRECV:
     if (count_ok(a, a->count, "SENDCOUNT", err, errlen) < 0 || count_ok(a, a->count2, "RECVCOUNT", err, errlen) < 0)

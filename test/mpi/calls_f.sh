@@ -11,7 +11,8 @@ FFLAGS="-O1 -w -J$tmp"  # -J: the module file (expect.mod) goes to the temporary
 "$MPIFC" $FFLAGS -DNO_TIR_REGIONS -o "$tmp/calls_fp" "$here/calls_f.F90" || fail "cannot compile calls_f.F90"
 
 mkdir "$tmp/e1" "$tmp/e2" "$tmp/e3"
-TIR_TRACE_DIR=$tmp/t1 run_np 4 env TIR_TRACE_DIR="$tmp/t1" "$tmp/calls_f" "$tmp/e1" >"$tmp/log1" 2>&1 ||
+# (an ASan build: the sanitizer's runtime preloaded, as setup.sh does for tir-trace)
+TIR_TRACE_DIR=$tmp/t1 run_np 4 env ${asan:+LD_PRELOAD="$asan"} TIR_TRACE_DIR="$tmp/t1" "$tmp/calls_f" "$tmp/e1" >"$tmp/log1" 2>&1 ||
   { cat "$tmp/log1"; fail "run linked with -ltirtrace failed"; }
 compare "$tmp/t1" "$tmp/e1" 4
 run_np 4 "$tirtrace" -o "$tmp/t2" -- "$tmp/calls_fp" "$tmp/e2" >"$tmp/log2" 2>&1 ||

@@ -19,7 +19,16 @@ case $lib in /*) ;; *) lib=$(pwd)/$lib ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tir-mpi-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tirtrace=$tmp/tir-trace
-sed -e "s|@TIRTRACE_LIB@|$lib|" -e 's|@PACKAGE_VERSION@|test|' "$top_srcdir/tracer/tir-trace.in" >"$tirtrace"
+# an ASan build (configure --enable-asan): the sanitizer's runtime must come first in the
+# traced program's libraries, so it is preloaded before the tracer; the MPI library's own
+# allocations at exit are not the tracer's leaks
+asan=$(ldd "$lib" 2>/dev/null | sed -n 's|.*libasan[^ ]* => \([^ ]*\) .*|\1|p')
+if [ -n "$asan" ]; then
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+  export ASAN_OPTIONS
+fi
+sed -e "s|@TIRTRACE_LIB@|$lib|" -e 's|@PACKAGE_VERSION@|test|' \
+  -e "s|^LD_PRELOAD=\$lib|LD_PRELOAD=${asan:+$asan:}\$lib|" "$top_srcdir/tracer/tir-trace.in" >"$tirtrace"
 chmod +x "$tirtrace"
 # Open MPI refuses root unless told (CI runs as root); harmless elsewhere
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
