@@ -4,7 +4,9 @@
  * the type with fstat on the open descriptor (no race between a stat and the open), then
  * clears O_NONBLOCK. The identities noted are kept in one growing array, searched
  * linearly: it is read only when an output is opened or committed, a handful of times per
- * run, and holds one entry per input file (up to one per rank). */
+ * run, and holds one entry per input file (up to one per rank). A match is confirmed by a
+ * stat of the path noted, so that an input deleted since (its inode reused by a new file,
+ * as in the unit tests' temporary files) is no longer one. */
 #include "inputs.h"
 
 #include "xalloc.h"
@@ -17,6 +19,8 @@
 typedef struct ident {
   dev_t dev;
   ino_t ino;
+  char *path; /* as opened: a match is confirmed by stat (the inode of a file deleted since
+                 may belong to a new one) */
 } ident;
 
 static ident *noted;       /* the inputs' identities, in the order first noted */
@@ -36,16 +40,18 @@ const char *inputs_kind(mode_t mode) {
   return S_ISREG(mode) ? "a regular file" : "not a regular file";
 }
 
-static void note(const struct stat *st) {
+static void note(const char *path, const struct stat *st) {
   if (inputs_contains(st))
     return;
   x_grow(&noted, &cap, nnoted + 1, sizeof *noted);
-  noted[nnoted++] = (ident){st->st_dev, st->st_ino};
+  noted[nnoted++] = (ident){st->st_dev, st->st_ino, x_strdup(path)};
 }
 
 int inputs_contains(const struct stat *st) {
+  struct stat now;
   for (size_t i = 0; i < nnoted; i++)
-    if (noted[i].dev == st->st_dev && noted[i].ino == st->st_ino)
+    if (noted[i].dev == st->st_dev && noted[i].ino == st->st_ino && stat(noted[i].path, &now) == 0 &&
+        now.st_dev == st->st_dev && now.st_ino == st->st_ino)
       return 1;
   return 0;
 }
@@ -53,7 +59,7 @@ int inputs_contains(const struct stat *st) {
 void inputs_note(const char *path) {
   struct stat st;
   if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode))
-    note(&st);
+    note(path, &st);
 }
 
 /* The reasons of a refusal, one per file type (static: *why points to them). */
@@ -85,7 +91,7 @@ int inputs_open(const char *path, struct stat *st, const char **why) {
   int fl = fcntl(fd, F_GETFL);
   if (fl >= 0)
     fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  note(st);
+  note(path, st);
   return fd;
 }
 

@@ -7,8 +7,8 @@
  * a trace, --validate and the replay both read the traces), a FIFO with no writer would
  * block the open forever and /dev/zero never ends. The open itself is non-blocking, so
  * refusing a FIFO never waits for a writer. Each file opened is noted by identity
- * (device, inode); output.c refuses to write over a noted file (`--timeline trace.txt`).
- * The list lives as long as the process (one entry per file, 16 bytes). */
+ * (device, inode, path); output.c refuses to write over a noted file (`--timeline
+ * trace.txt`). The list lives as long as the process (one entry per file). */
 #ifndef TIR_INPUTS_H
 #define TIR_INPUTS_H
 
@@ -27,7 +27,8 @@ FILE *inputs_fopen(const char *path, const char **why);
 /* Notes path's identity as an input without opening it (nothing when it does not exist). */
 void inputs_note(const char *path);
 
-/* 1 when st (of an existing file) is one of the files noted as inputs. */
+/* 1 when st (of an existing file) is one of the files noted as inputs, still there under
+ * the path it was opened by. */
 int inputs_contains(const struct stat *st);
 
 /* "a FIFO", "a character device", ... for the file type in mode (messages). */
