@@ -222,8 +222,8 @@ static int place_ranks(replay_ctx *x, const replay_opts *o, char *err, size_t er
   }
   if (np > REPLAY_MAX_RANKS) {
     free(hosts);
-    return x_err(err, errlen, "%d ranks: tir replays at most %d ranks (REPLAY_MAX_RANKS; each rank costs "
-                 "about 1 KB even when idle)", np, REPLAY_MAX_RANKS);
+    return x_err(err, errlen, "%d ranks: tir replays at most %d ranks (REPLAY_MAX_RANKS: each rank costs "
+                 "memory even when idle)", np, REPLAY_MAX_RANKS);
   }
   if (plat_host_count(o->plat) < 1) {
     free(hosts);

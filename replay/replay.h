@@ -52,9 +52,10 @@ typedef struct replay_result {
 int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen);
 void replay_result_free(replay_result *res);
 
-/* The most ranks a replay accepts (-n, a hostfile, an index): 2^22. An idle rank costs
- * about 1 KB, so the limit is a few GB of memory, and it keeps every count of ranks, and
- * count x rank products of the collectives, far from int overflow. */
+/* The most ranks a replay accepts (-n, a hostfile, an index): 2^22. Memory grows with the
+ * ranks even when they are idle (doc/performance.md: a few GB at the limit), and the limit
+ * keeps every count of ranks, and count x rank products of the collectives, far from int
+ * overflow. */
 #define REPLAY_MAX_RANKS (1 << 22)
 
 /* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
