@@ -8,6 +8,7 @@
 #include "net.h"
 #include "observer.h"
 #include "platform.h"
+#include "trace.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ void replay_result_free(replay_result *res);
  * ranks even when they are idle (doc/performance.md: a few GB at the limit), and the limit
  * keeps every count of ranks, and count x rank products of the collectives, far from int
  * overflow. */
-#define REPLAY_MAX_RANKS (1 << 22)
+#define REPLAY_MAX_RANKS TRACE_MAX_FILES
 
 /* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
  * replay.c "hosts") into host indices of p, expanded by count up to limit entries (limit

@@ -115,6 +115,9 @@ typedef struct trace_action {
   const char *text; /* the line's tokens joined by one space, as SimGrid's -v log prints them */
 } trace_action;
 
+/* The most files an index may list (one per rank: replay.h's REPLAY_MAX_RANKS). */
+#define TRACE_MAX_FILES (1 << 22)
+
 /* Reader options. */
 typedef struct trace_opts {
   int strict; /* 1: SimGrid's quirks are errors (last line without newline, trailing

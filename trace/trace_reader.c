@@ -596,6 +596,11 @@ static int read_index(trace_set *t, char *err, size_t errlen) {
       return x_err(err, errlen, "%s:%ld: NUL byte in the index: not an index file", t->index,
                    s.lineno);
     }
+    if (t->nfiles == TRACE_MAX_FILES) {
+      stream_close(&s, S_END);
+      return x_err(err, errlen, "%s:%ld: more than %d trace files (one per rank: tir's limit of ranks)",
+                   t->index, s.lineno, TRACE_MAX_FILES);
+    }
     char *entry = x_malloc(len + 1), *path;
     memcpy(entry, line, len);
     entry[len] = '\0';
