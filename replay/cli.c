@@ -37,7 +37,7 @@ typedef struct opt_doc {
 
 static const opt_doc opts[] = {
     {{"platform", required_argument, 0, 'p'}, "FILE", "SimGrid v4 XML platform (default: built-in cluster)"},
-    {{"hostfile", required_argument, 0, 'H'}, "FILE", "hosts of the ranks: `host` or `host:count` per line"},
+    {{"hostfile", required_argument, 0, 'H'}, "FILE", "hosts of the ranks: `host`, `host:count` or `host slots=count`"},
     {{"np", required_argument, 0, 'n'}, "N", "number of ranks (default: from the index, else the hostfile)"},
     {{"cfg", required_argument, 0, 'c'}, "KEY:VALUE", "model setting, SimGrid names (repeatable; --help-cfg)"},
     {{"network-model", required_argument, 0, 'm'}, "MODEL", "hybrid (default), loggps or fluid"},
