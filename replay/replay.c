@@ -180,9 +180,9 @@ static int read_hosts(FILE *f, const char *path, const platform *p, int limit, i
       (*hosts)[n++] = h;
     }
   }
-  free(line);
   if (rc == 0 && errno == ENOMEM) /* getline's buffer */
     x_oom();
+  free(line);
   if (rc == 0 && ferror(f))
     rc = x_err(err, errlen, "%s: read error: %s", path, strerror(errno));
   return rc < 0 ? -1 : (int)n;

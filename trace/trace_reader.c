@@ -383,8 +383,9 @@ static int gz_attach(tstream *s) {
   return 0;
 }
 
-/* Opens s: reads its first bytes, then goes on with plain reads, or through zlib when
- * they are the gzip magic bytes 1f 8b (so pipes work as well as files). */
+/* Opens s (a regular file: inputs_open): reads its first bytes, then goes on with plain
+ * reads, or through zlib when they are the gzip magic bytes 1f 8b (the content tells, not
+ * the name). A UTF-8 byte-order mark there is an error that names it. */
 static int stream_open(tstream *s, char *err, size_t errlen) {
   const char *why;
   s->fd = inputs_open(s->path, NULL, &why);
