@@ -64,6 +64,8 @@ printf '[sweep]\noutput = out\n# caf\351\n' > latin1.spec
 exits 2 'latin1.spec:3: not UTF-8 text \(byte 0xe9\)' python3 "$S/tir-sweep" -q --replay "$TIR" latin1.spec
 sed 's/^output = out$/output = out\ntimeout = inf/' good.spec > inf.spec
 exits 2 'inf.spec:3: timeout: expected a positive number of seconds, got `inf`' python3 "$S/tir-sweep" -q --replay "$TIR" inf.spec
+touch afile
+exits 4 'afile: File exists' python3 "$S/tir-sweep" -q --replay "$TIR" -o afile good.spec
 # results are written with the umask's mode
 (umask 027 && python3 "$S/tir-sweep" -q --replay "$TIR" good.spec) && [ "$(stat -c %a out/results.csv)" = 640 ] && ok ||
   bad "tir-sweep results mode with umask 027: $(stat -c %a out/results.csv 2>&1)"
