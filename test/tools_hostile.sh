@@ -25,6 +25,8 @@ for f in "--speed 1e400Gf|--speed: '1e400Gf' is out of range" "--watts-off nan|-
   # shellcheck disable=SC2086
   exits 2 "${f#*|}" python3 "$S/tir-platform" flat --nodes 4 ${f%%|*}
 done
+exits 2 'torus: 1000000000000000 hosts: tir-replay reads clusters of at most 10000000 nodes' \
+  python3 "$S/tir-platform" torus --dims 100000,100000,100000
 # 30,000 nodes: the most cubic dimensions by divisors (was O(N^2): 33 s)
 exits 0 '' python3 "$S/tir-platform" torus --nodes 30000 -o torus.xml
 grep -q 'topo_parameters="40,30,25"' torus.xml && ok || bad "torus dims: $(grep -o 'topo_parameters="[^"]*"' torus.xml)"
