@@ -94,15 +94,14 @@ static int resolve(const char *path, char **target, struct stat *st, char *err, 
     *target = x_strdup(path);
     return e == ENOENT ? 0 : x_err(err, errlen, "%s: cannot write: %s", path, strerror(e));
   }
-  if (S_ISLNK(st->st_mode)) {
-    *target = realpath(path, NULL);
-    if (!*target || stat(*target, st) < 0) {
-      int e = errno;
-      free(*target);
-      *target = NULL;
-      return x_err(err, errlen, "%s: a symbolic link to a file that does not exist (%s): not written", path,
-                   strerror(e));
-    }
+  if (S_ISLNK(st->st_mode)) { /* a device or a FIFO is opened through the link itself (/dev/stdout
+                                 on a pipe names no path: /proc's "pipe:[N]"), a file by its path */
+    if (stat(path, st) < 0)
+      return *target = NULL, x_err(err, errlen, "%s: a symbolic link to a file that does not exist (%s): "
+                                   "not written", path, strerror(errno));
+    *target = S_ISREG(st->st_mode) ? realpath(path, NULL) : x_strdup(path);
+    if (!*target)
+      return x_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
   } else
     *target = x_strdup(path);
   if (inputs_contains(st))

@@ -67,6 +67,9 @@ no_tmp
 $TIR --report own.json $run > own.json
 grep -q '^Simulated time' own.json && grep -q '"tir_version"' own.json && pass=$((pass + 1)) ||
   bad "report into standard output's file: $(head -c 200 own.json)"
+# /dev/stdout on a pipe: a link to no path (/proc's pipe:[N]), written through the link
+$TIR -q --timeline /dev/stdout --timeline-format csv $run | grep -c '^state,' > n_states.txt
+[ "$(cat n_states.txt)" = 2 ] && pass=$((pass + 1)) || bad "timeline to /dev/stdout on a pipe: $(cat n_states.txt) states"
 # standard output on a full disk: exit 4
 if $TIR $run > /dev/full 2> err.txt; then rc=0; else rc=$?; fi
 [ "$rc" = 4 ] && grep -q 'standard output: cannot write: No space left' err.txt && pass=$((pass + 1)) ||
