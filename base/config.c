@@ -66,6 +66,11 @@ static const key keys[] = {
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
+    {"tir/polling", K_STRING, "wait", 0,
+     "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "
+     "simgrid: every poll charged as SMPI does (doc/model.md)"},
+    {"tir/simgrid-compat", K_BOOL, "no", OFF(simgrid_compat),
+     "reproduce SimGrid 3.32 exactly: its selective update, ties, actor scheduling and collective bugs (doc/model.md)"},
     {"host/pstate", K_LONG, "-1", OFF(pstate), "pstate of every host (-1: each host's own)"},
     {"plugin", K_STRING, "", 0, "plugins: host_energy"},
     {"network/model", K_STRING, "SMPI", 0, "network model (SMPI only; see --network-model)"},
@@ -304,6 +309,12 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
                                           "network/model: only SMPI is supported here; use "
                                           "--network-model hybrid|loggps|fluid")
                                  : 0;
+  if (!strcmp(k->name, "tir/polling")) {
+    if (strcmp(value, "wait") && strcmp(value, "simgrid"))
+      return x_err(err, errlen, "tir/polling: '%s' is not wait or simgrid", value);
+    c->polling_simgrid = !strcmp(value, "simgrid");
+    return 0;
+  }
   if (!strcmp(k->name, "tir/local-solve")) {
     if (!strcmp(value, "auto"))
       c->local_solve = 2;
@@ -349,7 +360,12 @@ int cfg_set(config *c, const char *name, const char *value, char *err, size_t er
       return 0;
     if (k->type == K_STRING)
       return set_string(c, k, value, err, errlen);
-    return set_known(c, k, value, err, errlen);
+    int rc = set_known(c, k, value, err, errlen);
+    if (rc == 0 && k->off == OFF(simgrid_compat) && c->simgrid_compat) {
+      c->simgrid_marking = 1; /* the compat mode takes SimGrid's marking and tie order, */
+      c->polling_simgrid = 1; /* and charges every poll as SMPI does */
+    }
+    return rc;
   }
   for (int i = 0; i < nowners; i++) {
     int r = owners[i]->set(c, name, value, err, errlen);

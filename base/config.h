@@ -44,7 +44,9 @@ typedef struct config {
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
   int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
+  int simgrid_compat;      /* tir/simgrid-compat: every SimGrid 3.32 quirk (doc/model.md) */
   int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto (lmm_set_local's modes) */
+  int polling_simgrid;     /* tir/polling:simgrid: each failed poll replayed as SMPI (else wait) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
   char coll_selector[32];
   char coll_algo[16][48]; /* indexed by coll_kind (coll.h) */

@@ -1220,6 +1220,11 @@ void lmm_set_exact_incremental(lmm_system *s, int exact) { s->exact = exact != 0
 
 void lmm_set_simgrid_order(lmm_system *s, int on) { s->sg_order = on != 0; }
 
+void lmm_cnst_touch(lmm_system *s, lmm_cnst *c) {
+  s->modified = 1;
+  mark_cnst(s, c);
+}
+
 int lmm_local_on(const lmm_system *s) { return s->local; }
 
 void lmm_set_local(lmm_system *s, int mode) {

@@ -109,6 +109,10 @@ int lmm_local_on(const lmm_system *s);
  * updates its action heap in that order, and its heap orders equal dates by their last
  * update: a caller reproducing SimGrid's ties needs this order. */
 void lmm_set_simgrid_order(lmm_system *s, int on);
+/* Marks c modified as SimGrid's update_modified_cnst_set does (c and what its enabled
+ * variables reach): the next solve re-solves it. tir/simgrid-compat's stand-in for a
+ * disabled variable SimGrid creates on c (a CPU sleep action, which uses no capacity). */
+void lmm_cnst_touch(lmm_system *s, lmm_cnst *c);
 
 /* Re-solves the modified part of the system (all of it on the first call); does
  * nothing when nothing changed since the last call. */

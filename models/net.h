@@ -16,7 +16,8 @@
 typedef struct net_path {
   double latency;     /* sum of the links' latencies (s) */
   double min_bw;      /* smallest link bandwidth (B/s); < 0 for an empty route */
-  double sum_inv_bw;  /* sum over links of 1/bandwidth */
+  double lat_ws;      /* latency + weight-S / bandwidth of each link, added one at a time in
+                         route order as SimGrid does (its rounding decides ties in the solver) */
   int nlinks;
 } net_path;
 

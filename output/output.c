@@ -14,6 +14,7 @@
 #include "coll.h"
 #include "energy.h"
 #include "inputs.h"
+#include "trace_meta.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -255,65 +256,9 @@ void output_json_string(FILE *f, const char *s) {
 
 /* ====== trace.meta: how the trace was taken ====== */
 
-/* The keys of trace.meta the report carries ("unknown" when absent). */
-typedef struct meta {
-  char *file;           /* trace.meta's path, NULL when there is none */
-  char *counter_source; /* instructions, thread_cputime, ... */
-  char *counter_rate;   /* compute units per second of CPU time, or none */
-} meta;
-
-/* trace.meta beside the index: in TRACE when it is a folder, else in TRACE's folder. */
-static char *meta_path(const char *trace) {
-  struct stat st;
-  if (stat(trace, &st) == 0 && S_ISDIR(st.st_mode))
-    return x_asprintf("%s/trace.meta", trace);
-  const char *slash = strrchr(trace, '/');
-  return slash ? x_asprintf("%.*s/trace.meta", (int)(slash - trace), trace) : x_strdup("trace.meta");
-}
-
-static char *trim(char *s) {
-  s += strspn(s, " \t");
-  size_t n = strlen(s);
-  while (n > 0 && strchr(" \t\r\n", s[n - 1]))
-    s[--n] = 0;
-  return s;
-}
-
-/* Reads `key = value` lines; '#' lines and lines without '=' are skipped. */
-static void meta_read(const char *trace, meta *m) {
-  memset(m, 0, sizeof *m);
-  char *path = meta_path(trace), *line = NULL;
-  size_t cap = 0;
-  const char *why;
-  FILE *f = inputs_fopen(path, &why); /* (a FIFO there would block: refused, as every input) */
-  if (f) {
-    m->file = path;
-    while (getline(&line, &cap, f) > 0) {
-      char *eq = strchr(line, '=');
-      if (*trim(line) == '#' || !eq)
-        continue;
-      *eq = 0;
-      char *k = trim(line), *v = trim(eq + 1);
-      if (!strcmp(k, "counter_source"))
-        free(m->counter_source), m->counter_source = x_strdup(v);
-      else if (!strcmp(k, "counter_rate") || (!strcmp(k, "rate") && !m->counter_rate))
-        free(m->counter_rate), m->counter_rate = x_strdup(v);
-    }
-    fclose(f);
-  } else
-    free(path);
-  free(line);
-}
-
-static void meta_free(meta *m) {
-  free(m->file);
-  free(m->counter_source);
-  free(m->counter_rate);
-}
-
 static void write_meta(FILE *f, const char *trace) {
-  meta m;
-  meta_read(trace, &m);
+  trace_meta m;
+  trace_meta_read(trace, &m);
   fprintf(f, "  \"trace_meta\": {\"file\": ");
   output_json_string(f, m.file);
   fprintf(f, ", \"counter_source\": ");
@@ -321,7 +266,7 @@ static void write_meta(FILE *f, const char *trace) {
   fprintf(f, ", \"counter_rate\": ");
   output_json_string(f, m.counter_rate ? m.counter_rate : "unknown");
   fprintf(f, "},\n");
-  meta_free(&m);
+  trace_meta_free(&m);
 }
 
 /* ====== settings ====== */
@@ -386,11 +331,11 @@ static void write_rank(FILE *f, const replay_opts *o, const replay_result *r, co
   fprintf(f, "}%s\n", i + 1 < r->np ? "," : "");
 }
 
+/* wait, waitall and test are point-to-point (they complete isend/irecv requests; those of
+ * non-blocking collectives count as collective in the per-rank figures). */
 static const char *class_of(trace_op op) {
   if (op == TRACE_COMPUTE || op == TRACE_SLEEP)
     return "compute";
-  if (op == TRACE_WAIT || op == TRACE_WAITALL || op == TRACE_TEST)
-    return "wait";
   return stats_is_collective(op) ? "collective" : "p2p";
 }
 
@@ -409,6 +354,22 @@ static void write_kinds(FILE *f, const char *key, const stats *st, int coll_only
     fputc('}', f);
   }
   fprintf(f, "%s},\n", n ? "\n  " : "");
+}
+
+/* Collectives per (kind, communicator): sub-communicator ones apart from the world's. */
+static void write_colls(FILE *f, const stats *st) {
+  fprintf(f, "  \"collectives_by_communicator\": [");
+  for (size_t i = 0; i < st->ncolls; i++) {
+    const stats_coll *c = &st->colls[i];
+    fprintf(f, "%s\n    {\"kind\": \"%s\", \"communicator\": %d, \"name\": ", i ? "," : "", trace_op_name(c->op),
+            c->comm);
+    char name[64];
+    snprintf(name, sizeof name, "comm %d", c->comm);
+    output_json_string(f, c->comm ? name : "MPI_COMM_WORLD");
+    fprintf(f, ", \"size\": %d, \"calls\": %llu, \"time\": %.17g}", c->size, (unsigned long long)c->calls,
+            c->time);
+  }
+  fprintf(f, "%s],\n", st->ncolls ? "\n  " : "");
 }
 
 static void write_regions(FILE *f, const stats *st) {
@@ -436,6 +397,14 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
           r->simulated_time, (unsigned long long)r->actions, (unsigned long long)r->messages);
   fprintf(f, "  \"wall_seconds\": %.6f,\n  \"actions_per_second\": %.1f,\n", r->wall_seconds,
           r->wall_seconds > 0 ? (double)r->actions / r->wall_seconds : 0.0);
+  if (r->truncated) { /* --allow-truncated on a trace cut short */
+    fprintf(f, "  \"truncated\": {\"ranks_blocked\": %d, \"actions_not_replayed\": %llu, \"ranks_cut\": [",
+            r->nblocked, (unsigned long long)r->unreplayed);
+    for (int i = 0, n = 0; i < r->np; i++)
+      if (r->cut[i])
+        fprintf(f, "%s%d", n++ ? ", " : "", i);
+    fprintf(f, "]},\n");
+  }
   write_meta(f, o->trace);
   write_settings(f, &o->cfg);
   fprintf(f, "  \"ranks\": [\n");
@@ -446,6 +415,7 @@ static void write_json(FILE *f, const replay_opts *o, const replay_result *r, co
     fprintf(f, ",\n");
     write_kinds(f, "actions_by_kind", st, 0);
     write_kinds(f, "collectives", st, 1);
+    write_colls(f, st);
     write_regions(f, st);
   }
   if (en) {
@@ -482,11 +452,17 @@ static void write_csv(FILE *f, const replay_opts *o, const replay_result *r, con
   fputc('\n', f);
 }
 
+int output_report_check(const char *path, char *err, size_t errlen) {
+  if (ends_with(path, ".json") || ends_with(path, ".csv"))
+    return 0;
+  return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
+}
+
 int output_report_stats(const char *path, const replay_opts *o, const replay_result *res, const energy *en,
                         const stats *st, char *err, size_t errlen) {
   int json = ends_with(path, ".json");
-  if (!json && !ends_with(path, ".csv"))
-    return x_err(err, errlen, "%s: report name must end in .json or .csv", path);
+  if (output_report_check(path, err, errlen) < 0)
+    return -1;
   char *tmp;
   FILE *f = output_open(path, &tmp, err, errlen);
   if (!f)

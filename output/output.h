@@ -33,6 +33,9 @@ struct stats;
 int output_report_stats(const char *path, const replay_opts *o, const replay_result *res, const struct energy *en,
                         const struct stats *st, char *err, size_t errlen);
 
+/* 0 when path names a report (ends in .json or .csv), else -1 with the message in err. */
+int output_report_check(const char *path, char *err, size_t errlen);
+
 /* ====== energy (energy_report.c) ====== */
 /* Summary lines (DESIGN.md's contract): "Energy of host <name>: <joules> J" per host,
  * then "Total energy: <joules> J", plus per-region lines when regions were seen. */
@@ -43,5 +46,11 @@ void output_energy_json(const struct energy *en, FILE *out);
  * One row per change of a host's power: "t,H,w" means host H draws w watts from t on;
  * rows at t = 0 give every host's initial power and rows at the end time close them. */
 int output_power_trace(const struct energy *en, const char *path, char *err, size_t errlen);
+
+/* ====== the summary (summary.c) ====== */
+/* Prints `Simulated time: <s> s`, then unless quiet the run's counts, the trace's counter
+ * source (trace.meta) and per-rank times on out; the warning when the hosts' speed scales a
+ * CPU-time trace goes to warn (may be NULL). */
+void output_summary(FILE *out, const replay_opts *o, const replay_result *r, int quiet, FILE *warn);
 
 #endif

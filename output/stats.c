@@ -2,8 +2,12 @@
  * per-region figures (stats.h).
  *
  * Every action with a category (observer.h) adds its duration to its rank (compute,
- * point-to-point, wait or collective), to its kind, and to the innermost region of its
- * rank. Regions nest per rank (region pushes, region_end pops); a region still open at
+ * point-to-point or collective; a wait also to `wait`), to its kind, and to the innermost
+ * region of its rank. A wait belongs to what it completes: isend/irecv requests (p2p: a
+ * halo exchange's time is in its waitall), or a non-blocking collective (its request key
+ * has a negative tag); waitall counts as point-to-point. Collectives are also counted per
+ * communicator (kind, communicator), in order of first call, so that sub-communicator
+ * collectives are told apart from MPI_COMM_WORLD's. Regions nest per rank (region pushes, region_end pops); a region still open at
  * the end of the replay closes then. Region names are looked up linearly: O(regions)
  * per region entry, fine for the tens of regions applications mark. */
 #include "stats.h"
@@ -31,6 +35,7 @@ void stats_free(stats *s) {
   for (size_t i = 0; i < s->nregions; i++)
     free(s->regions[i].name);
   free(s->regions);
+  free(s->colls);
   free(s->ranks);
   free(s);
 }
@@ -47,6 +52,20 @@ static void on_start(void *ctx, int np, const int *host_of) {
   s->open = x_calloc((size_t)(np > 0 ? np : 1), sizeof *s->open);
 }
 
+/* A wait or test completing a non-blocking collective: its request key is (R, R, -k). */
+static int nbc_wait(const trace_action *a) { return (a->op == TRACE_WAIT || a->op == TRACE_TEST) && a->tag < 0; }
+
+/* The (kind, communicator) entry of a collective, added at its first call. */
+static stats_coll *coll_entry(stats *s, const trace_action *a) {
+  for (size_t i = 0; i < s->ncolls; i++)
+    if (s->colls[i].op == a->op && s->colls[i].comm == a->comm)
+      return &s->colls[i];
+  x_grow(&s->colls, &s->colls_cap, s->ncolls + 1, sizeof *s->colls);
+  stats_coll *c = &s->colls[s->ncolls++];
+  *c = (stats_coll){.op = a->op, .comm = a->comm, .size = a->comm_size};
+  return c;
+}
+
 static void on_action_end(void *ctx, int rank, const trace_action *a, int category, double start, double now) {
   stats *s = ctx;
   if (category < 0 || rank < 0 || rank >= s->np || (unsigned)a->op >= TRACE_NOPS)
@@ -55,12 +74,17 @@ static void on_action_end(void *ctx, int rank, const trace_action *a, int catego
   stats_rank *r = &s->ranks[rank];
   if (category == 0)
     r->compute += d;
-  else if (category == 2)
-    r->wait += d;
-  else if (stats_is_collective(a->op))
+  else if (stats_is_collective(a->op) || nbc_wait(a))
     r->coll += d;
   else
     r->p2p += d;
+  if (category == 2)
+    r->wait += d;
+  if (stats_is_collective(a->op)) {
+    stats_coll *c = coll_entry(s, a);
+    c->calls++;
+    c->time += d;
+  }
   s->kinds[a->op].calls++;
   s->kinds[a->op].time += d;
   if (r->depth) {

@@ -16,9 +16,9 @@
 /* What one rank did (seconds of simulated time, counts). */
 typedef struct stats_rank {
   double compute;        /* compute and sleep actions */
-  double p2p;            /* send, isend, recv, irecv, sendRecv */
-  double wait;           /* wait, waitall, test */
-  double coll;           /* collective actions (barrier, bcast, ...) */
+  double p2p;            /* send, isend, recv, irecv, sendRecv, and the waits of their requests */
+  double wait;           /* wait, waitall, test (counted in p2p or coll too) */
+  double coll;           /* collective actions (barrier, bcast, ...), waits of non-blocking ones */
   uint64_t msgs_sent, msgs_recv;   /* messages, collectives' own included */
   uint64_t bytes_sent, bytes_recv; /* their payload */
   size_t depth;          /* open regions (stats.c) */
@@ -39,6 +39,15 @@ typedef struct stats_region {
   double mpi;       /* communication and wait actions whose innermost region it is */
 } stats_region;
 
+/* One collective kind on one communicator, over all its ranks. */
+typedef struct stats_coll {
+  trace_op op;
+  int comm;       /* the trace's communicator id, 0 = MPI_COMM_WORLD */
+  int size;       /* its size */
+  uint64_t calls; /* summed over ranks */
+  double time;    /* rank-seconds */
+} stats_coll;
+
 typedef struct stats {
   int np;
   stats_rank *ranks;          /* np entries */
@@ -46,6 +55,8 @@ typedef struct stats {
   stats_region *regions;      /* in order of first entry */
   size_t nregions, regions_cap;
   struct stats_open *open;    /* per rank: stacks of open regions (stats.c) */
+  stats_coll *colls;          /* collectives per communicator, in order of first call */
+  size_t ncolls, colls_cap;
 } stats;
 
 stats *stats_new(void);

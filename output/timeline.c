@@ -53,6 +53,10 @@ static const tl_format *find_format(const char *path, const char *format, char *
   return NULL;
 }
 
+int timeline_check(const char *path, const char *format, char *err, size_t errlen) {
+  return find_format(path, format, err, errlen) ? 0 : -1;
+}
+
 timeline *timeline_open(const char *path, const char *format, double win_start, double win_end,
                         const platform *p, char *err, size_t errlen) {
   const tl_format *f = find_format(path, format, err, errlen);
@@ -190,7 +194,7 @@ static void on_action_end(void *ctx, int rank, const trace_action *a, int catego
   timeline *t = ctx;
   if (category < 0 || rank < 0 || rank >= t->np || !t->fmt->state)
     return;
-  tl_state s = {.rank = rank, .op = a->op, .category = category, .start = start, .end = now};
+  tl_state s = {.rank = rank, .op = a->op, .category = category, .start = start, .end = now, .comm = a->comm};
   if (!clip(t, &s.start, &s.end))
     return;
   const struct tl_rank *r = &t->ranks[rank];

@@ -17,6 +17,8 @@ typedef struct timeline timeline;
  * Returns NULL with a message in err (unknown format, unwritable folder). */
 timeline *timeline_open(const char *path, const char *format, double win_start, double win_end,
                         const platform *p, char *err, size_t errlen);
+/* 0 when timeline_open would know the format of path (format as there), else -1 with err. */
+int timeline_check(const char *path, const char *format, char *err, size_t errlen);
 void timeline_observer(timeline *t, replay_observer *o);
 /* Writes and closes (failed != 0: discards). Returns 0 or -1 with "PATH: reason" in err. */
 int timeline_close(timeline *t, int failed, char *err, size_t errlen);

@@ -26,6 +26,7 @@ typedef struct tl_state {
   int peer;           /* destination/source/root, -1 when the action has none */
   int tag;            /* -1 when the action has none */
   int64_t bytes;      /* payload, -1 when the action has none */
+  int comm;           /* a collective's communicator (trace id), 0: MPI_COMM_WORLD or none */
 } tl_state;
 
 /* One stay of a rank in a code region, clipped to the window. */

@@ -1,26 +1,19 @@
 /* comm.c - the communicator registry: MPI_COMM_WORLD and the communicators a trace creates.
  *
- * Ids are the trace's (agreed by the members at trace time), kept in an open-addressing
- * table; each communicator stores its members and the inverse map (O(np) memory per
- * communicator, O(1) rank translation: collectives translate every peer). */
+ * Ids are the trace's (agreed by the members at trace time, unique per member: the key is
+ * (id, world rank), idmap.h); each communicator stores its members and the inverse map
+ * (O(np) memory per communicator, O(1) rank translation: collectives translate every peer). */
 #include "comm.h"
 
+#include "idmap.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* An entry per (communicator id, member): ids are unique per member, not in the whole
- * trace (two disjoint communicators may share an id), so (id, world rank) is the key. */
-typedef struct slot {
-  int id, rank;
-  comm_t *c;
-} slot;
-
 struct comm_reg {
   int np;
-  slot *slots; /* open addressing by (id, rank) */
-  size_t cap, n;
+  idmap map;    /* (id, member) -> its communicator */
   comm_t **all; /* every communicator, for freeing */
   size_t nall, acap;
 };
@@ -36,39 +29,11 @@ static comm_t *comm_alloc(int np, int id, int size) {
   return c;
 }
 
-static size_t hash(int id, int rank, size_t cap) {
-  return (((size_t)(unsigned)id * 2654435761u) ^ ((size_t)(unsigned)rank * 40503u)) & (cap - 1);
-}
-
-static void put(comm_reg *r, int id, int rank, comm_t *c);
-
-static void grow(comm_reg *r) {
-  slot *old = r->slots;
-  size_t ocap = r->cap;
-  r->cap = r->cap ? 2 * r->cap : 1024;
-  r->slots = x_calloc(r->cap, sizeof *r->slots);
-  r->n = 0;
-  for (size_t i = 0; i < ocap; i++)
-    if (old[i].c)
-      put(r, old[i].id, old[i].rank, old[i].c);
-  free(old);
-}
-
-static void put(comm_reg *r, int id, int rank, comm_t *c) {
-  if (2 * (r->n + 1) > r->cap)
-    grow(r);
-  size_t j = hash(id, rank, r->cap);
-  while (r->slots[j].c)
-    j = (j + 1) & (r->cap - 1);
-  r->slots[j] = (slot){id, rank, c};
-  r->n++;
-}
-
 static void keep(comm_reg *r, comm_t *c) {
   x_grow(&r->all, &r->acap, r->nall + 1, sizeof *r->all);
   r->all[r->nall++] = c;
   for (int i = 0; i < c->size; i++)
-    put(r, c->id, c->members[i], c);
+    idmap_put(&r->map, c->id, c->members[i], c);
 }
 
 comm_reg *comm_reg_new(int np) {
@@ -90,18 +55,11 @@ void comm_reg_free(comm_reg *r) {
     free(r->all[i]);
   }
   free(r->all);
-  free(r->slots);
+  idmap_free(&r->map);
   free(r);
 }
 
-const comm_t *comm_get(const comm_reg *r, int id, int rank) {
-  if (!r->cap)
-    return NULL;
-  for (size_t j = hash(id, rank, r->cap); r->slots[j].c; j = (j + 1) & (r->cap - 1))
-    if (r->slots[j].id == id && r->slots[j].rank == rank)
-      return r->slots[j].c;
-  return NULL;
-}
+const comm_t *comm_get(const comm_reg *r, int id, int rank) { return idmap_get(&r->map, id, rank); }
 
 int comm_register(comm_reg *r, int id, const int64_t *w, int size, char *err, size_t errlen) {
   for (int i = 0; i < size; i++)

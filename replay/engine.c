@@ -112,6 +112,9 @@ struct eng {
   uint64_t seq;
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
   int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
+  int sg_defer;     /* tir/simgrid-compat: actions due at one date end after all are popped */
+  eng_act **ended;  /* sg_defer: the actions popped at this date, to end in SimGrid's order */
+  size_t nended, ended_cap;
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
@@ -191,6 +194,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   lmm_set_simgrid_order(e->sys, c->simgrid_marking);
   e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
+  e->sg_defer = c->simgrid_compat;
   e->first_due = -1;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
@@ -226,6 +230,7 @@ void eng_free(eng *e) {
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
   free(e->new_sleeps);
+  free(e->ended);
   for (int k = 0; k < e->ngrp; k++)
     evq_free(&e->grp[k].heap);
   free(e->grp);
@@ -293,14 +298,14 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
   r->path.latency = e->scratch.latency;
   r->path.nlinks = (int)e->scratch.n;
   r->path.min_bw = -1;
-  r->path.sum_inv_bw = 0;
+  r->path.lat_ws = e->scratch.latency;
   r->links = x_malloc((e->scratch.n + 1) * sizeof *r->links);
   for (size_t i = 0; i < e->scratch.n; i++) {
     const plat_link *l = plat_link_at(e->plat, e->scratch.links[i]);
     r->links[i] = e->scratch.links[i];
     if (r->path.min_bw < 0 || l->bandwidth < r->path.min_bw)
       r->path.min_bw = l->bandwidth;
-    r->path.sum_inv_bw += 1.0 / l->bandwidth;
+    r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
   r->back = NULL;
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
@@ -376,7 +381,7 @@ static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0;
 static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
   const net_path *m = &e->memo_path;
   if (!same_bits(payload, e->memo_payload) || !same_bits(p->latency, m->latency) ||
-      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->sum_inv_bw, m->sum_inv_bw) || p->nlinks != m->nlinks) {
+      !same_bits(p->min_bw, m->min_bw) || !same_bits(p->lat_ws, m->lat_ws) || p->nlinks != m->nlinks) {
     e->model->flow(e->cfg, payload, p, &e->memo_flow);
     e->memo_path = *p;
     e->memo_payload = payload;
@@ -471,6 +476,8 @@ eng_act *eng_sleep_start(eng *e, double seconds, eng_done_fn done, void *ctx) {
   e->new_sleeps[e->n_new_sleeps++] = a;
   return a;
 }
+
+void eng_sg_cpu_touch(eng *e, int host) { lmm_cnst_touch(e->sys, e->cpus[host]); }
 
 /* ====== advancing time ====== */
 
@@ -598,6 +605,18 @@ static void finish(eng *e, eng_act *a) {
   e->spare = a;
 }
 
+/* tir/simgrid-compat: SimGrid pops every action due at the date first (a latency phase
+ * ending enables its variable then), and only then ends the finished ones, the CPU
+ * model's before the network model's, each freeing its variable and waking its waiters
+ * in turn (EngineImpl::handle_ended_actions). */
+static void end_deferred(eng *e) {
+  for (int net = 0; net < 2; net++)
+    for (size_t i = 0; i < e->nended; i++)
+      if ((e->ended[i]->kind == K_FLOW) == net)
+        finish(e, e->ended[i]);
+  e->nended = 0;
+}
+
 /* Level k's first action is due: it completes, the level's due moves on to the next one. */
 static void group_pop(eng *e, int k) {
   double phi;
@@ -647,9 +666,14 @@ int eng_step(eng *e) {
       a->state = S_RUNNING;
       a->last_update = e->now;
       lmm_var_set_penalty(e->sys, a->var, a->penalty);
+    } else if (e->sg_defer) {
+      x_grow(&e->ended, &e->ended_cap, e->nended + 1, sizeof *e->ended);
+      e->ended[e->nended++] = a;
     } else {
       finish(e, a);
     }
   }
+  if (e->sg_defer)
+    end_deferred(e);
   return any;
 }

@@ -44,6 +44,10 @@ eng_act *eng_exec_start(eng *e, int host, double flops, eng_done_fn done, void *
 eng_act *eng_exec_start_bounded(eng *e, int host, double flops, double bound, eng_done_fn done, void *ctx);
 /* Starts a sleep (no resource used). */
 eng_act *eng_sleep_start(eng *e, double seconds, eng_done_fn done, void *ctx);
+/* tir/simgrid-compat: SimGrid's CPU sleep action on host (a sleep, or the one an MPI_Wait
+ * on an unfinished message creates): its disabled variable marks the host's CPU, so the
+ * next solve re-solves the executions there (remaining work and heap ties renewed). */
+void eng_sg_cpu_touch(eng *e, int host);
 
 /* Solves, advances time to the next event and completes every action due then (their
  * callbacks run). Returns 1 if time advanced or something completed, 0 when no action

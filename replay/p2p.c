@@ -18,6 +18,7 @@ typedef struct mbox {
   uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
   int32_t dst, src, tag, comm;
   p2p_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
+  int watch;             /* the receiver waits for a send to arrive here (p2p_watch) */
 } mbox;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
@@ -28,8 +29,13 @@ typedef struct req_block {
   p2p_req r;   /* first: a p2p_req * of this file points to a req_block */
   p2p_world *w;
   double start; /* date both sides were posted */
-  struct req_block *older; /* every block ever allocated, newest first (p2p_free) */
 } req_block;
+
+#define SLAB_N 256
+typedef struct slab {
+  struct slab *next;
+  req_block b[SLAB_N];
+} slab;
 
 typedef struct cost_memo {
   int64_t bytes; /* INT64_MIN: none */
@@ -45,6 +51,8 @@ struct p2p_world {
   int np;
   const int *host_of;
   p2p_wake_fn wake;
+  p2p_wake2_fn wake2; /* tir/simgrid-compat: both owners of a message, in SimGrid's order */
+  uint64_t ndone;     /* messages completed so far (their done_seq) */
   p2p_error_fn error;
   p2p_msg_fn msg;
   void *ctx;
@@ -52,10 +60,11 @@ struct p2p_world {
   size_t nboxes, cap;
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  p2p_req *spare; /* released requests (req_block) for reuse, linked through next: one malloc
-                     per request ever alive at once instead of one per request posted */
-  req_block *blocks; /* all the blocks, spare or in use: p2p_free frees them all, whatever
-                        references ranks still hold when a replay stops (a deadlock) */
+  p2p_req *spare; /* released requests (req_block) for reuse, linked through next */
+  struct slab *slabs; /* every request ever allocated, SLAB_N at a time: freeing the world frees
+                         them all, those of transfers still running included (a replay stopped
+                         early: deadlock, error, truncated traces) */
+  int slab_used;      /* blocks handed out of slabs (the newest) */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
 };
 
@@ -80,14 +89,16 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
 }
 
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
+void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn) { w->wake2 = fn; }
 
 void p2p_free(p2p_world *w) {
   if (!w)
     return;
   free(w->boxes);
-  for (req_block *b = w->blocks, *o; b; b = o) {
-    o = b->older;
-    free(b->r.children); /* (NULL once released: p2p_req_free) */
+  for (slab *b = w->slabs, *n; b; b = n) { /* the group requests still held: their children */
+    n = b->next;
+    for (int i = 0; i < (b == w->slabs ? w->slab_used : SLAB_N); i++)
+      free(b->b[i].r.children); /* (NULL once released: p2p_req_free) */
     free(b);
   }
   free(w);
@@ -176,10 +187,16 @@ static void transfer_done(void *ctx, eng_act *a) {
     w->msg(w->ctx, s, t->start, eng_now(w->e));
   r->complete = 1;
   r->detached_sender = s->detached;
-  w->wake(w->ctx, r->dst);
-  if (!s->detached) {
+  if (!s->detached)
     s->complete = 1;
-    w->wake(w->ctx, s->src);
+  if (w->wake2) /* tir/simgrid-compat */
+    r->done_seq = s->done_seq = ++w->ndone;
+  if (w->wake2)
+    w->wake2(w->ctx, r, s->detached ? NULL : s);
+  else {
+    w->wake(w->ctx, r->dst);
+    if (!s->detached)
+      w->wake(w->ctx, s->src);
   }
   s->next = NULL;
   release(w, r);
@@ -217,13 +234,16 @@ static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
 
 static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
   p2p_req *r = w->spare;
-  if (r)
+  if (r) {
     w->spare = r->next;
-  else {
-    req_block *b = x_malloc(sizeof *b);
-    b->older = w->blocks;
-    w->blocks = b;
-    r = &b->r;
+  } else {
+    if (!w->slabs || w->slab_used == SLAB_N) {
+      slab *b = x_malloc(sizeof *b);
+      b->next = w->slabs;
+      w->slabs = b;
+      w->slab_used = 0;
+    }
+    r = &w->slabs->b[w->slab_used++].r;
   }
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
@@ -244,6 +264,10 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
   } else {
     s->refs++; /* the mailbox's reference */
     enqueue(b, s);
+    if (b->watch) {
+      b->watch = 0;
+      w->wake(w->ctx, dst);
+    }
   }
   return s;
 }
@@ -266,6 +290,21 @@ p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
   mbox *b = get_box(w, dst, src, tag, comm);
   return b->head && !b->head->recv ? b->head->bytes : -1;
+}
+
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
+  mbox *b = get_box(w, dst, src, tag, comm);
+  if (b->head && !b->head->recv)
+    return 1;
+  b->watch = 1;
+  return 0;
+}
+
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line) { return req_new(w, rank, rank, 0, 0, 0, 0, line); }
+
+void p2p_req_finish(p2p_world *w, p2p_req *r) {
+  r->complete = 1;
+  w->wake(w->ctx, r->src);
 }
 
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {

@@ -1,12 +1,12 @@
-/* mpi.h - the MPI point-to-point runtime: requests, mailboxes, matching, protocols.
+/* p2p.h - the MPI point-to-point runtime: requests, mailboxes, matching, protocols.
  *
  * SimGrid's SMPI semantics (SMPI_MODEL.md 5): a send is posted to the receiver's
  * mailbox; sends and receives match in FIFO order on (source, tag) (communicator is
  * always the world here; collectives use negative tags); the transfer of the sender's
  * bytes + 16 starts when the second side arrives. Sends below
  * smpi/send-is-detached-thresh are detached: complete for the sender at once. */
-#ifndef TIR_MPI_H
-#define TIR_MPI_H
+#ifndef TIR_P2P_H
+#define TIR_P2P_H
 
 #include "config.h"
 #include "engine.h"
@@ -26,6 +26,7 @@ typedef struct p2p_req {
   int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
+  uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
   struct p2p_req **children;  /* group request (a non-blocking collective): its messages */
   int32_t nchildren, group;   /* number of children; 1 for a group request */
@@ -35,6 +36,9 @@ typedef struct p2p_world p2p_world;
 
 /* Called when a request owned by rank completes. */
 typedef void (*p2p_wake_fn)(void *ctx, int rank);
+/* Called instead when a message completes its receive and its send (NULL when detached):
+ * the callee wakes the owners waiting on them, in its order (tir/simgrid-compat: SimGrid's). */
+typedef void (*p2p_wake2_fn)(void *ctx, const p2p_req *recv, const p2p_req *send);
 /* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
  * input (no route between two hosts: input = 1); the replay then stops. */
 typedef void (*p2p_error_fn)(void *ctx, int input, const char *msg);
@@ -44,6 +48,8 @@ typedef void (*p2p_msg_fn)(void *ctx, const p2p_req *send, double start, double 
 p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake_fn wake,
                    p2p_error_fn error, void *ctx);
 /* Sets the message callback (NULL: none). */
+/* tir/simgrid-compat: wake both owners of a message through fn (see p2p_wake2_fn). */
+void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn);
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn);
 void p2p_free(p2p_world *w);
 
@@ -53,10 +59,18 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
 p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line);
 /* Size of the oldest unmatched send from src to dst with tag, or -1 (MPI_Iprobe). */
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm);
+/* 1 when such a send waits in dst's mailbox; else 0, and the next one posted wakes dst (the
+ * end of a polling run, rank.c). */
+int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm);
 /* A group request (non-blocking collective) owned by rank: complete when all the
  * requests added to it are; releasing it releases them. */
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line);
 void p2p_group_add(p2p_req *group, p2p_req *child);
+/* A request owned by rank that no message completes: its owner's other work does (a
+ * request-based one-sided operation, rma.c), with p2p_req_finish. */
+p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line);
+/* Marks r complete and wakes its owner. */
+void p2p_req_finish(p2p_world *w, p2p_req *r);
 /* Whether r is complete (a group: all its children). */
 int p2p_group_done(const p2p_req *r);
 static inline int p2p_req_done(const p2p_req *r) { return r->group ? p2p_group_done(r) : r->complete; }

@@ -39,9 +39,26 @@ typedef struct store_list {
 typedef struct coll_memo {
   int32_t comm;   /* communicator + 1; 0: none */
   int32_t root, dtsize;
-  uint8_t kind;
+  uint8_t kind, smp_blocked;
+  uint32_t smp_done;
   int64_t sbytes, rbytes, count;
 } coll_memo;
+
+/* A run of failed polls being read ahead (tir/polling:wait; rank.c, "Polling runs"): the
+ * failed iprobe or test lines of one key and the compute lines between them, kept until the
+ * line after them says whether they end with their message (then they replay as waiting
+ * for it) or not (then as recorded). */
+typedef struct poll_run {
+  int op;                          /* TRACE_IPROBE or TRACE_TEST; 0: no run */
+  int32_t peer, peer2, tag, comm;  /* its key: iprobe SRC TAG, test SRC DST TAG */
+  double *items;                   /* as recorded: compute amounts (>= 0), polls (-1) */
+  size_t n, cap;
+} poll_run;
+/* The SMP views (coll_smp.c scopes) a rank has built on one communicator. */
+typedef struct smp_state {
+  int32_t comm;
+  uint32_t done;
+} smp_state;
 
 typedef struct replay_ctx replay_ctx;
 
@@ -80,6 +97,22 @@ typedef struct rank {
   int push_comm;        /* communicator of the operations being generated (expand) */
   int polling;          /* in a probe loop's poll after a failed probe (replay.c stuck) */
   uint64_t poll_stamp;  /* replay_ctx.sends_posted when that probe failed */
+  poll_run run;         /* polls read ahead (tir/polling:wait) */
+  int finalized;        /* its trace reached `finalize` (a trace cut short has none) */
+  double *speedf;       /* speed factor of each open code region, innermost last (only when
+                           some host has speed_factor:NAME properties) */
+  size_t nspeedf, speedf_cap;
+  uint8_t sg_used;      /* tir/simgrid-compat: this turn's simcall is made (sg_yield) */
+  uint8_t sg_waiting;   /* ... blocked in a wait simcall, registered at sg_stamp */
+  uint64_t sg_stamp;
+  double sg_sleep;      /* ... a sleep deferred to its next turn, then phase sg_after */
+  uint8_t sg_after;
+  smp_state *smp;       /* per communicator used by a collective: SMP views built */
+  size_t nsmp;
+  size_t coll_from;     /* first op of the collective's program still to push (> 0 when
+                           it is generated again after init_smp: COLL_OP_RESUME) */
+  int resume_comm;      /* communicator of the program cut at a COLL_OP_RESUME ... */
+  uint32_t resume_bits; /* ... and the views its init_smp builds */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal
@@ -88,6 +121,9 @@ int rank_run(replay_ctx *x, rank *r);
 void rank_free(rank *r);
 /* Blocks r in a sleep (smpi/init's injected start delay). */
 void rank_start_sleep(rank *r, double seconds);
+/* tir/simgrid-compat: whether r is blocked in a wait registered on q (q among the
+ * requests its current wait waits for, or a child of one of them). */
+int rank_waits_on(const rank *r, const p2p_req *q);
 /* One line saying what a blocked rank waits for (deadlock reports). */
 void rank_describe(const rank *r, FILE *out);
 

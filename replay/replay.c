@@ -39,6 +39,24 @@ static void wake(void *ctx, int id) {
   }
 }
 
+/* tir/simgrid-compat: SimGrid answers only the ranks blocked in a wait registered on the
+ * finished communication (CommImpl::finish), in the order they registered: the one that
+ * started waiting first runs first; the others find it done at their next wait. */
+static void wake2(void *ctx, const p2p_req *recv, const p2p_req *send) {
+  replay_ctx *x = ctx;
+  const rank *a = &x->ranks[recv->dst], *b = send ? &x->ranks[send->src] : NULL;
+  int wa = rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
+  if (wa && wb && b->sg_stamp < a->sg_stamp) {
+    wake(ctx, send->src);
+    wake(ctx, recv->dst);
+    return;
+  }
+  if (wa)
+    wake(ctx, recv->dst);
+  if (wb)
+    wake(ctx, send->src);
+}
+
 void replay_note_activity_obs(replay_ctx *x, int id, obs_activity act) {
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].activity)
@@ -240,17 +258,55 @@ static int place_ranks(replay_ctx *x, const replay_opts *o, char *err, size_t er
 
 /* ====== setup and teardown ====== */
 
+/* What trace.meta says of the traced run: a warning when it did not complete. */
+static void read_meta(replay_ctx *x, const replay_opts *o) {
+  trace_meta_read(o->trace, &x->meta);
+  if (x->meta.complete || !o->warn)
+    return;
+  fprintf(o->warn, "tir-replay: warning: %s: status = %s", x->meta.file, x->meta.status);
+  if (x->meta.ranks_finished >= 0 && x->meta.np > 0)
+    fprintf(o->warn, ", %d of %d ranks finished", x->meta.ranks_finished, x->meta.np);
+  fprintf(o->warn, ": the traced run did not complete, ranks cut short stop early%s\n",
+          o->allow_truncated ? " (--allow-truncated)" : "; --allow-truncated replays what every rank recorded");
+}
+
+int replay_check_region_speed(const platform *p, char *err, size_t errlen) {
+  static const char prefix[] = "speed_factor:";
+  int found = 0;
+  for (int h = 0; h < plat_host_count(p); h++) {
+    const plat_host *ph = plat_host_at(p, h);
+    for (int i = 0; i < ph->nprops; i++) {
+      const plat_prop *q = &ph->props[i];
+      if (strncmp(q->key, prefix, sizeof prefix - 1) != 0)
+        continue;
+      char *end;
+      errno = 0;
+      double f = strtod(q->value, &end);
+      if (end == q->value || *end || errno || !(f > 0) || f > 1e300)
+        return x_err(err, errlen, "%s: host %s: property %s=\"%s\": expected a positive number (how many times "
+                     "as fast computation runs in region %s)", plat_source(p), ph->name, q->key, q->value,
+                     q->key + sizeof prefix - 1);
+      found = 1;
+    }
+  }
+  return found;
+}
+
 static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
-  trace_opts topts = {.strict = o->strict, .warn = warn_cb, .warn_ctx = o->warn};
   x->o = o;
+  read_meta(x, o);
+  trace_opts topts = {.strict = o->strict, .warn = warn_cb, .warn_ctx = o->warn,
+                      .allow_truncated = o->allow_truncated, .incomplete = !x->meta.complete};
   x->t = trace_open(o->trace, &topts, err, errlen);
   if (!x->t)
     return -1;
-  if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0)
+  if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0 ||
+      (x->region_speed = replay_check_region_speed(o->plat, err, errlen)) < 0)
     return -1;
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)
     x->sel = 0;
+  coll_run_begin(o->cfg.simgrid_compat);
   for (int k = 0; k < COLL_NKINDS; k++) /* sub-collectives follow forced algorithms too */
     coll_force((coll_kind)k, o->cfg.coll_algo[k]);
   int nh = plat_host_count(o->plat);
@@ -270,6 +326,10 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->now = eng_clock(x->e);
   free(pstates);
   x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
+  x->rma = rma_new(x->e, x->w, x->np, x->host_of, wake, p2p_error, x);
+  x->sgc = o->cfg.simgrid_compat;
+  if (x->sgc)
+    p2p_set_wake2_fn(x->w, wake2);
   for (int i = 0; i < o->nobs; i++)
     if (o->obs[i].message) {
       p2p_set_message_fn(x->w, note_message);
@@ -285,6 +345,8 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
 }
 
 static void teardown(replay_ctx *x) {
+  rma_free(x->rma);
+  trace_meta_free(&x->meta);
   if (x->ranks)
     for (int i = 0; i < x->np; i++)
       rank_free(&x->ranks[i]);
@@ -340,6 +402,28 @@ static int stuck_polling(replay_ctx *x) {
 
 static double wall_now(void);
 
+/* Whether the trace is known to be cut short: trace.meta, or a rank's file. */
+static int cut_short(const replay_ctx *x) {
+  for (int i = 0; x->meta.complete && i < x->np; i++)
+    if (trace_rank_cut(x->t, i))
+      return 1;
+  return !x->meta.complete;
+}
+
+/* Ranks are blocked and nothing can complete: where a truncated trace's ranks run out
+ * (allow_truncated and a trace cut short: stop there, 0), else a deadlock (-1, reported). */
+static int stuck(replay_ctx *x) {
+  if (x->o->allow_truncated && cut_short(x)) {
+    x->stopped = 1;
+    return 0;
+  }
+  report_deadlock(x);
+  replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)%s", x->np - x->ndone, x->np,
+                  cut_short(x) ? "; the trace was cut short: --allow-truncated replays what every rank recorded "
+                                 "and stops there" : "");
+  return -1;
+}
+
 /* Progress line on stderr, at most twice a second, after the first second. */
 static void progress(replay_ctx *x, double t0, double *last) {
   double now = wall_now();
@@ -375,13 +459,14 @@ static int loop(replay_ctx *x) {
     r->stats->host = r->host;
     if (x->o->cfg.init_sleep > 0) /* smpi/init: injected before the first action */
       rank_start_sleep(r, x->o->cfg.init_sleep);
-    else if (!x->o->cfg.simgrid_marking)
+    else if (!x->o->cfg.simgrid_marking || x->sgc)
       replay_enqueue(x, i);
   }
-  /* tir/simgrid-marking: SimGrid 3.32 runs the last rank's first actions before the
-   * others' (seen in the order in which it creates the flows of a ring of sendRecv at
-   * date 0; doc/model.md, "Equal dates"), which decides equal-date ties later on */
-  if (x->o->cfg.simgrid_marking && !(x->o->cfg.init_sleep > 0)) {
+  /* tir/simgrid-marking alone: SimGrid 3.32 creates the last rank's flow of a ring of
+   * sendRecv at date 0 first (doc/model.md, "Equal dates"): running that rank first
+   * approximates it. The compat mode gets it from SimGrid's scheduling itself (rank.c,
+   * sg_yield: each rank posts its send, then each its receive), ranks in rank order. */
+  if (x->o->cfg.simgrid_marking && !x->sgc && !(x->o->cfg.init_sleep > 0)) {
     replay_enqueue(x, x->np - 1);
     for (int i = 0; i < x->np - 1; i++)
       replay_enqueue(x, i);
@@ -407,11 +492,8 @@ static int loop(replay_ctx *x) {
       replay_fail(x, "the simulated time overflowed (the trace's amounts add up beyond %g s)", DBL_MAX);
       return -1;
     }
-    if (stuck_polling(x) || !eng_step(x->e)) {
-      report_deadlock(x);
-      replay_fail_run(x, "deadlock: %d of %d ranks blocked forever (see the report above)", x->np - x->ndone, x->np);
-      return -1;
-    }
+    if (stuck_polling(x) || !eng_step(x->e))
+      return stuck(x);
   }
   if (x->o->progress && wall_now() - t0 >= 1.0)
     fputs("\r\033[K", stderr); /* erase the progress line */
@@ -422,6 +504,41 @@ static double wall_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The rest of the trace of a rank blocked when the replay stopped, read (not replayed) to
+ * see how it ends: the number of its actions. */
+static uint64_t drain(replay_ctx *x, rank *r) {
+  char err[1024];
+  uint64_t n = 0;
+  trace_action a;
+  while (trace_next(x->t, r->id, &a, err, sizeof err) > 0) {
+    r->finalized |= a.op == TRACE_FINALIZE;
+    n++;
+  }
+  r->ended = 1;
+  return n;
+}
+
+/* allow_truncated: which ranks were cut (their file ends cut short, or trace.meta says the
+ * run did not complete and their trace ends without finalize; the traces of ranks blocked
+ * at the stop are read to their end to tell), which are blocked, and, when the replay
+ * stopped, the date reached (from the earliest init). */
+static void truncation(replay_ctx *x, replay_result *res) {
+  res->cut = x_calloc((size_t)x->np, sizeof *res->cut);
+  double origin = x->np ? x->ranks[0].init_time : 0;
+  for (int i = 0; i < x->np; i++) {
+    rank *r = &x->ranks[i];
+    if (x->stopped && !r->ended)
+      res->unreplayed += drain(x, r);
+    res->cut[i] = trace_rank_cut(x->t, i) != 0 || (!x->meta.complete && r->ended && !r->finalized);
+    res->ncut += res->cut[i];
+    res->nblocked += r->state != RS_DONE;
+    origin = r->init_time < origin ? r->init_time : origin;
+  }
+  res->truncated = x->stopped || res->ncut > 0;
+  if (x->stopped)
+    res->simulated_time = eng_now(x->e) - origin;
 }
 
 int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen) {
@@ -438,17 +555,20 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
   x.res_ranks = res->ranks;
   int rc = loop(&x);
   int code = TIR_EXIT_OK;
+  if (rc == 0 && o->allow_truncated)
+    truncation(&x, res);
   if (rc < 0) {
     snprintf(err, errlen, "%s", x.err);
     code = x.fail_code;
-  } else if (p2p_unmatched(x.w) > 0) {
+  } else if (p2p_unmatched(x.w) > 0 && !res->truncated) {
     FILE *out = o->warn ? o->warn : stderr;
     fprintf(out, "tir-replay: %d messages were never matched at the end of the replay:\n", p2p_unmatched(x.w));
     p2p_report_unmatched(x.w, out);
     snprintf(err, errlen, "%d unmatched point-to-point messages at the end of the replay", p2p_unmatched(x.w));
     code = TIR_EXIT_FAILURE;
   }
-  res->simulated_time = x.last_end - x.last_origin;
+  if (!res->truncated || !x.stopped)
+    res->simulated_time = x.last_end - x.last_origin;
   if (code == TIR_EXIT_OK)
     for (int i = 0; i < o->nobs; i++)
       if (o->obs[i].finish)
@@ -463,5 +583,7 @@ int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errle
 
 void replay_result_free(replay_result *res) {
   free(res->ranks);
+  free(res->cut);
   res->ranks = NULL;
+  res->cut = NULL;
 }

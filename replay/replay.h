@@ -26,6 +26,8 @@ typedef struct replay_opts {
   int progress;           /* print progress to stderr (the caller checks it is a terminal) */
   replay_observer *obs;   /* observers (energy, timelines), called in time order */
   int nobs;
+  int allow_truncated;    /* a trace cut short (killed run) replays up to where its ranks
+                             run out, then stops without a deadlock error */
 } replay_opts;
 
 typedef struct replay_rank {
@@ -33,6 +35,7 @@ typedef struct replay_rank {
   double finish;          /* simulated time at which its trace ended */
   double compute;         /* time in compute and sleep actions */
   double comm;            /* time in send/recv/collective actions */
+  double coll;            /* the part of comm in collective actions */
   double wait;            /* time in wait/waitall/test actions */
   uint64_t actions;       /* trace actions executed */
   uint64_t bytes_sent;    /* message bytes sent (point-to-point and collectives) */
@@ -45,6 +48,12 @@ typedef struct replay_result {
   uint64_t actions;       /* total trace actions */
   uint64_t messages;      /* point-to-point messages, collectives' included */
   double wall_seconds;    /* replayer's own wall time */
+  /* allow_truncated: the trace was cut short (truncated = 1): the replay stopped where its
+   * ranks ran out, at simulated_time (the date reached, from the earliest init) */
+  int truncated;
+  int *cut;               /* np flags: the rank's trace was cut (owned; NULL when not truncated) */
+  int ncut, nblocked;     /* ranks cut; ranks still blocked when the replay stopped */
+  uint64_t unreplayed;    /* actions of the blocked ranks' traces after where they stopped */
 } replay_result;
 
 /* Runs the replay. Returns 0, or an exit code of xalloc.h (TIR_EXIT_INPUT for bad
@@ -58,6 +67,11 @@ void replay_result_free(replay_result *res);
  * keeps every count of ranks, and count x rank products of the collectives, far from int
  * overflow. */
 #define REPLAY_MAX_RANKS TRACE_MAX_FILES
+
+/* Checks every speed_factor:NAME host property of p (a positive finite number: how many
+ * times as fast computation runs in code region NAME; rank.c "Region speed"), for the
+ * replay and for --validate alike. Returns 1 when p has some, 0 when none, -1 with err. */
+int replay_check_region_speed(const platform *p, char *err, size_t errlen);
 
 /* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
  * replay.c "hosts") into host indices of p, expanded by count up to limit entries (limit

@@ -4,16 +4,23 @@
 
 #include "comm.h"
 #include "rank.h"
+#include "rma.h"
+#include "trace_meta.h"
 
 struct replay_ctx {
   const replay_opts *o;
   eng *e;
   const double *now;   /* the engine's clock (eng_clock): read inline, once per action */
   p2p_world *w;
+  rma_world *rma;     /* windows and one-sided operations */
   trace_set *t;
   rank *ranks;
   int np;
   int *host_of;       /* rank -> host */
+  int sgc;            /* tir/simgrid-compat: SimGrid's actor scheduling (rank.c, sg_yield) */
+  uint64_t sg_clock;  /* its stamps of wait registrations */
+  int smp_published;  /* rank 0 has built MPI_COMM_WORLD's SMP view: other ranks' is_blocked()
+                         reads give the real value from then on (coll_smp.c) */
   int *runq;          /* ring buffer of ranks ready to run (capacity np + 1) */
   size_t qhead, qtail;
   int ndone;          /* ranks whose replay ended */
@@ -31,6 +38,9 @@ struct replay_ctx {
   double last_end;    /* simulated time of the last rank's end */
   double last_origin; /* that rank's timer origin (its init) */
   replay_rank *res_ranks; /* per-rank statistics (the result's array) */
+  trace_meta meta;    /* what the trace's trace.meta says (incomplete run?) */
+  int stopped;        /* allow_truncated: the replay stopped with ranks blocked */
+  int region_speed;   /* some host has speed_factor:NAME properties (rank.c, "Region speed") */
 };
 
 void replay_enqueue(replay_ctx *x, int rank);

@@ -4,7 +4,7 @@
  * yes, no and auto (and the other boolean spellings) are accepted, anything else is
  * rejected with a message naming the key and the bad value, leaving the setting as it was.
  * tir/bundles: a boolean, yes by default. */
-#include <check.h>
+#include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +60,4 @@ static Suite *config_suite(void) {
   return su;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(config_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return config_suite(); }

@@ -12,7 +12,7 @@
 #include "replay.h"
 #include "xalloc.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,12 +483,8 @@ static Suite *energy_suite(void) {
   return s;
 }
 
-int main(void) {
+Suite *check_suite(void) {
   const char *top = getenv("top_srcdir");
   snprintf(data, sizeof data, "%s/test/data/energy", top ? top : ".");
-  SRunner *sr = srunner_create(energy_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return energy_suite();
 }

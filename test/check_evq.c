@@ -4,7 +4,7 @@
  * built: the tests drive it with random pushes, removals and pops (few distinct dates,
  * so that runs form, ties in and out of order, -0 and +0, infinities) and compare each
  * top with a brute-force minimum over the live items. */
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -133,10 +133,4 @@ static Suite *evq_suite(void) {
   return su;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(evq_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return evq_suite(); }

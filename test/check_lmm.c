@@ -6,7 +6,7 @@
  * that every variable whose value changed was handed out by lmm_next_modified.
  * The last test recomputes SMPI_MODEL.md §2.3 (two flows sharing link 9 of
  * small_platform.xml) from the CM02/SMPI formulas down to the simulated times. */
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1757,10 +1757,4 @@ static Suite *lmm_suite(void) {
   return su;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(lmm_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return lmm_suite(); }

@@ -5,7 +5,7 @@
  * were also checked against SimGrid itself, see doc/platforms.md). Routes are compared
  * as the space-separated list of their link names. Errors are checked on small XML
  * snippets written to a temporary directory, with the line:column they must name. */
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -763,10 +763,4 @@ static Suite *platform_suite(void) {
   return s;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(platform_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return platform_suite(); }

@@ -7,7 +7,7 @@
 #include "timeline_impl.h"
 #include "xalloc.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -102,11 +102,11 @@ START_TEST(csv_rows) {
    * 0.1 prints as 0.10000000000000001 with 17 digits. The bcast started after "solve"
    * was left, so its region is empty; its peer is its root. */
   char *s = run_timeline("t.csv", NULL, 0, 0);
-  ck_assert_str_eq(s, "type,rank,host,start,end,state,region,peer,bytes,tag,posted\n"
-                      "state,1,node-1,0,0.25,compute,,,,,\n"
-                      "message,0,node-0,0.10000000000000001,0.5,,,1,10,7,0\n"
-                      "state,0,node-0,0,0.5,send,solve,1,10,7,\n"
-                      "state,0,node-0,0.5,1,bcast,,0,32,,\n");
+  ck_assert_str_eq(s, "type,rank,host,start,end,state,region,peer,bytes,tag,posted,comm\n"
+                      "state,1,node-1,0,0.25,compute,,,,,,\n"
+                      "message,0,node-0,0.10000000000000001,0.5,,,1,10,7,0,\n"
+                      "state,0,node-0,0,0.5,send,solve,1,10,7,,\n"
+                      "state,0,node-0,0.5,1,bcast,,0,32,,,\n");
   free(s);
 }
 END_TEST
@@ -115,11 +115,11 @@ START_TEST(csv_window) {
   /* Window [0.2, 0.6]: compute [0, 0.25] -> [0.2, 0.25]; send [0, 0.5] -> [0.2, 0.5];
    * bcast [0.5, 1] -> [0.5, 0.6]; the message (life [0, 0.5]) meets it: kept whole. */
   char *s = run_timeline("w.data", "csv", 0.2, 0.6);
-  ck_assert_str_eq(s, "type,rank,host,start,end,state,region,peer,bytes,tag,posted\n"
-                      "state,1,node-1,0.20000000000000001,0.25,compute,,,,,\n"
-                      "message,0,node-0,0.10000000000000001,0.5,,,1,10,7,0\n"
-                      "state,0,node-0,0.20000000000000001,0.5,send,solve,1,10,7,\n"
-                      "state,0,node-0,0.5,0.59999999999999998,bcast,,0,32,,\n");
+  ck_assert_str_eq(s, "type,rank,host,start,end,state,region,peer,bytes,tag,posted,comm\n"
+                      "state,1,node-1,0.20000000000000001,0.25,compute,,,,,,\n"
+                      "message,0,node-0,0.10000000000000001,0.5,,,1,10,7,0,\n"
+                      "state,0,node-0,0.20000000000000001,0.5,send,solve,1,10,7,,\n"
+                      "state,0,node-0,0.5,0.59999999999999998,bcast,,0,32,,,\n");
   free(s);
 }
 END_TEST
@@ -375,10 +375,4 @@ static Suite *timeline_suite(void) {
   return s;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(timeline_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return timeline_suite(); }

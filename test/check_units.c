@@ -5,7 +5,7 @@
  * (k, M, G, T, P, E, Z, Y), a binary one by 1024 (Ki, Mi, ...); "bps" is 1/8 of "Bps".
  * Values exactly representable in binary are compared exactly, the others within one
  * part in 1e15. */
-#include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,10 +138,4 @@ static Suite *units_suite(void) {
   return s;
 }
 
-int main(void) {
-  SRunner *sr = srunner_create(units_suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *check_suite(void) { return units_suite(); }

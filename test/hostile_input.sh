@@ -144,6 +144,18 @@ pair '0 send -1 0 100'; both "v0.txt:2: send DST -1 out of range \[0, 1\]"
 pair '0 send 2 0 100'; both "v0.txt:2: send DST 2 out of range \[0, 1\]"
 pair '0 probe 5 0'; both "v0.txt:2: probe SRC 5 out of range \[0, 1\]"
 pair '0 send 1 0 281474976710657' '1 recv 0 0 10'; both "v0.txt:2: send COUNT 281474976710657 is beyond tir's limit of 2\\^48 elements"
+# one-sided lines (issue 17's extension): targets, group members and sizes, both paths
+W='0 win_create 1 0 4096' W1='1 win_create 1 0 4096'
+pair "$W\n0 put 1 5 100" "$W1"; both "v0.txt:3: put TARGET 5 out of range \[0, 1\]"
+pair "$W\n0 win_lock 1 9 1" "$W1"; both "v0.txt:3: win_lock TARGET 9 out of range \[0, 1\]"
+pair "$W\n0 win_start 1 1 7\n0 win_complete 1" "$W1"; both "v0.txt:3: win_start group member 7 out of range \[0, 1\]"
+pair '0 win_create 1 0 -4' "$W1"; both "v0.txt:2: win_create BYTES is negative \(-4\)"
+pair "$W\n0 get_accumulate 1 1 8 -8" "$W1"; both "v0.txt:3: get_accumulate RBYTES is negative \(-8\)"
+# a speed_factor:NAME host property (tir-calibrate cpu) that is not a positive number
+sed 's|<host id="Tremblay" speed="98.095Mf"|<host id="Tremblay" speed="98.095Mf"><prop id="speed_factor:main" value="-1"/></host><host id="X" speed="1Gf"|' plat.xml > sf.xml
+pair '0 region main\n0 compute 1e9\n0 region_end'
+expect 3 'sf.xml: host Tremblay: property speed_factor:main="-1": expected a positive number' -p sf.xml -H hosts vidx
+expect 3 'sf.xml: host Tremblay: property speed_factor:main="-1": expected a positive number' --validate -p sf.xml -H hosts vidx
 # amounts that each fit but add up beyond the largest double: the clock would stop at inf
 pair '0 sleep 1e308\n0 sleep 1e308\n0 send 1 0 10' '1 recv 0 0 10'
 expect 3 'the simulated time overflowed' -p plat.xml -H hosts vidx
@@ -163,13 +175,19 @@ expect 0 '' -p plat.xml -H hosts vidx
 grep -q '^Simulated time: 0.1' out.txt && pass=$((pass + 1)) || bad "late message: $(cat out.txt)"
 pair '0 probe 1 0\n0 recv 1 0 10' '1 compute 1e6\n1 send 0 0 10'
 expect 3 "v0.txt:2: rank 0 probes for a message that is not there yet, and a poll costs nothing .*give smpi/iprobe > 0: '0 probe 1 0'" --cfg=smpi/iprobe:0 -p plat.xml -H hosts vidx
-expect 3 "smpi/iprobe: '-1': must be >= 0" --cfg=smpi/iprobe:-1 -p plat.xml -H hosts vidx
-expect 3 "smpi/iprobe-cpu-usage: '0': must be > 0" --cfg=smpi/iprobe-cpu-usage:0 -p plat.xml -H hosts vidx
-# settings outside their range (these spun forever or reported a false deadlock)
-expect 3 "surf/precision: '0': must be > 0 and < 1" --cfg=surf/precision:0 $run
-expect 3 "maxmin/precision: '1': must be > 0 and < 1" --cfg=maxmin/precision:1 $run
-expect 3 "smpi/bw-factor: '0:0': factors must be > 0" --cfg=smpi/bw-factor:0:0 $run
-expect 3 "smpi/os: '0:-1': overheads must be >= 0" --cfg=smpi/os:0:-1 $run
+expect 2 "smpi/iprobe: '-1': must be >= 0" --cfg=smpi/iprobe:-1 -p plat.xml -H hosts vidx
+expect 2 "smpi/iprobe-cpu-usage: '0': must be > 0" --cfg=smpi/iprobe-cpu-usage:0 -p plat.xml -H hosts vidx
+# settings outside their range (these spun forever or reported a false deadlock): on the
+# command line a usage error (2), in the platform's <config> bad input (3)
+expect 2 "surf/precision: '0': must be > 0 and < 1" --cfg=surf/precision:0 $run
+expect 2 "maxmin/precision: '1': must be > 0 and < 1" --cfg=maxmin/precision:1 $run
+expect 2 "smpi/bw-factor: '0:0': factors must be > 0" --cfg=smpi/bw-factor:0:0 $run
+expect 2 "smpi/os: '0:-1': overheads must be >= 0" --cfg=smpi/os:0:-1 $run
+expect 2 "tir/polling: 'bogus' is not wait or simgrid" --cfg=tir/polling:bogus $run
+expect 2 "tir/simgrid-compat: 'maybe' is not a boolean" --cfg=tir/simgrid-compat:maybe $run
+expect 2 "smpi/bcast: unknown algorithm 'nonsense'" --cfg=smpi/bcast:nonsense $run
+sed 's|<zone |<config><prop id="smpi/iprobe" value="-1"/></config><zone |' plat.xml > cfg.xml
+expect 3 "cfg.xml: <config>: smpi/iprobe: '-1': must be >= 0" -p cfg.xml -H hosts idx
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

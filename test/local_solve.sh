@@ -1,14 +1,14 @@
 #!/bin/sh
 # local_solve.sh - --cfg=tir/local-solve end to end: a 128-rank stencil with an allreduce
-# every 2 iterations (scripts/gen-stencil) on the 2,048-node fat tree, whose flows tie the
+# every 2 iterations (scripts/tir-gen-stencil) on the 2,048-node fat tree, whose flows tie the
 # machine into one component that never forms a group, replayed with the exact solver (no),
 # the local one (yes) and the automatic mode (auto, the default), which must switch to local
 # mode after 32 large solves (LMM_STATS). The three simulated times must be identical.
 # Then bundles (below).
 . "$(dirname "$0")/setup.sh"
-command -v python3 > /dev/null || skip "python3 not found (scripts/gen-stencil)"
+command -v python3 > /dev/null || skip "python3 not found (scripts/tir-gen-stencil)"
 cd "$tmp"
-python3 "$top_srcdir/scripts/gen-stencil" --allreduce-every 2 --suffix "" 128 6 st > /dev/null
+python3 "$top_srcdir/scripts/tir-gen-stencil" --allreduce-every 2 --suffix "" 128 6 st > /dev/null
 fail=0
 # run MODE STATS_REGEX: replays with tir/local-solve:MODE; LMM_STATS must match STATS_REGEX
 run() {
@@ -29,7 +29,7 @@ cmp -s time.no time.auto || { fail=1; echo "FAIL: auto differs from no"; }
 # Bundles (tir/bundles, local mode): a 128-rank stencil on graphene-2048 fills one cabinet,
 # whose SHARED switch fixes its ~500 halo flows: they must form bundles (LMM_STATS: "N made"
 # with N > 0), with the same simulated time as without bundles and as the exact solver.
-python3 "$top_srcdir/scripts/gen-stencil" --suffix "" 128 4 gr > /dev/null
+python3 "$top_srcdir/scripts/tir-gen-stencil" --suffix "" 128 4 gr > /dev/null
 for b in yes no; do
   LMM_STATS=1 $TIR -p "$top_srcdir/platforms/graphene-2048.xml" -H gr/hostfile \
     --cfg=tir/local-solve:yes --cfg=tir/bundles:$b gr/index.txt > "gout.$b" 2> "gerr.$b" ||

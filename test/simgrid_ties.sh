@@ -2,7 +2,7 @@
 # simgrid_ties.sh - SimGrid 3.32's order of equal dates under --cfg=tir/simgrid-marking:yes
 # (doc/model.md, "Equal dates"): its action heap hands out equal dates in the order of their
 # last update, and updates the re-solved actions in its solve's order. Two small wavefront
-# traces (scripts/gen-wavefront --blocks B N 1) on fat trees, where the order decides which
+# traces (scripts/tir-gen-wavefront --blocks B N 1) on fat trees, where the order decides which
 # rank starts its flow first and so what SimGrid's marking re-solves, and a case where two
 # sleeps end at one date; the times are SimGrid's (test/simgrid-oracle), and tir prints
 # 12 digits: 1e-10 relative.

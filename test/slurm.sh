@@ -72,7 +72,7 @@ output = out
 energy = yes
 [trace stencil]
 ranks = 4 8
-generate = gen-stencil {ranks} 2 {dir}
+generate = tir-gen-stencil {ranks} 2 {dir}
 [platform flat]
 kind = flat
 nodes = {ranks}

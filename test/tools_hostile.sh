@@ -57,7 +57,7 @@ cat > good.spec <<'SPEC'
 output = out
 [trace stencil]
 ranks = 4
-generate = gen-stencil {ranks} 2 {dir}
+generate = tir-gen-stencil {ranks} 2 {dir}
 [platform flat]
 kind = flat
 nodes = {ranks}

@@ -1,5 +1,5 @@
 /* trace.h - streaming reader of time-independent (TI) traces, SimGrid 3.32's format
- * (../shared/spec/TI_FORMAT.md, doc/trace-format.md) plus tir's documented extensions.
+ * (doc/trace-format.md) plus tir's documented extensions.
  *
  * A trace set is what the user names: an index file (one line: one shared trace for all
  * ranks; N lines: line i is rank i's trace), a single trace file (shared mode), or a
@@ -20,43 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keywords.h"
+
+/* The actions, in the order of the one keyword table (keywords.h). */
+#define TRACE_OP_ENUM(op, kw, flags) TRACE_##op,
 typedef enum trace_op {
-  TRACE_INIT,
-  TRACE_FINALIZE,
-  TRACE_COMM_SIZE,
-  TRACE_COMM_SPLIT,
-  TRACE_COMM_DUP,
-  TRACE_COMPUTE,
-  TRACE_SLEEP,
-  TRACE_SEND,
-  TRACE_ISEND,
-  TRACE_RECV,
-  TRACE_IRECV,
-  TRACE_TEST,
-  TRACE_WAIT,
-  TRACE_WAITALL,
-  TRACE_SENDRECV,
-  TRACE_BARRIER,
-  TRACE_BCAST,
-  TRACE_REDUCE,
-  TRACE_ALLREDUCE,
-  TRACE_ALLTOALL,
-  TRACE_ALLTOALLV,
-  TRACE_GATHER,
-  TRACE_GATHERV,
-  TRACE_ALLGATHER,
-  TRACE_ALLGATHERV,
-  TRACE_SCATTER,
-  TRACE_SCATTERV,
-  TRACE_REDUCESCATTER,
-  TRACE_SCAN,
-  TRACE_EXSCAN,
-  TRACE_LOCATION,
-  TRACE_REGION,     /* tir extension: "R region NAME" enters code region NAME */
-  TRACE_REGION_END, /* tir extension: "R region_end [NAME]" leaves the current region */
-  TRACE_COMM_CREATE, /* tir extension: "R comm_create ID SIZE w0 .. w(SIZE-1)" */
-  TRACE_PROBE,       /* tir extension: "R probe SRC TAG" (MPI_Probe) */
-  TRACE_IPROBE,      /* tir extension: "R iprobe SRC TAG FLAG" (one MPI_Iprobe) */
+  TRACE_KEYWORDS(TRACE_OP_ENUM)
   TRACE_NOPS
 } trace_op;
 
@@ -69,7 +38,8 @@ typedef enum trace_op {
  *  compute, sleep:            amount = FLOPS or SECONDS
  *  send/isend:                peer = DST, tag, count, dtype
  *  recv/irecv:                peer = SRC, tag, count (negative: probe first), dtype
- *  test/wait:                 peer = SRC, peer2 = DST, tag
+ *  test/wait:                 peer = SRC, peer2 = DST, tag; test: count = FLAG (tir: 0 a
+ *                             poll that completed nothing, 1 the completion; -1 absent)
  *  sendRecv:                  count = SENDCOUNT, peer = DST, count2 = RECVCOUNT,
  *                             peer2 = SRC, dtype = DT_S, dtype2 = DT_R
  *  bcast:                     count, peer = ROOT (default 0), dtype
@@ -91,6 +61,15 @@ typedef enum trace_op {
  *  comm_create (tir forms):   vec = its members' world ranks (nvec = SIZE), has_arg = 1
  *                             (SimGrid's argument-less forms: has_arg = 0, no-ops)
  *  probe, iprobe:             peer = SRC, tag, count = FLAG (iprobe)
+ *  one-sided (tir):           win = WIN (every RMA line); win_create, win_allocate(_shared),
+ *                             win_create_dynamic: comm = COMM (0: world), comm_size its
+ *                             size, count = BYTES; put, accumulate, rput, raccumulate: peer =
+ *                             TARGET, count = BYTES; get, rget: peer, count2 = BYTES (count
+ *                             0); get_accumulate, fetch_and_op, compare_and_swap,
+ *                             rget_accumulate: peer, count = SBYTES (to the target), count2 =
+ *                             RBYTES (back); win_lock: peer = TARGET, count = EXCLUSIVE (1/0);
+ *                             win_unlock, win_flush, win_flush_local: peer = TARGET;
+ *                             win_post, win_start: vec = the group's world ranks (nvec)
  *  rooted collectives on a communicator (comm != 0): ROOT is a world rank, count vectors
  *                             have comm_size elements in communicator rank order
  * Unused fields are 0 / NULL; absent datatypes are TRACE_DT_DEFAULT. */
@@ -106,6 +85,7 @@ typedef struct trace_action {
                        (lines "R comm ID ACTION ..."; see doc/communicators.md) */
   int comm_size;    /* that communicator's size (np for the world) */
   int nbc;          /* tir extension: non-blocking collective ("ibcast", ...): 1 */
+  int win;          /* tir extension: the window of a one-sided line (0: none) */
   int64_t count, count2;
   double amount;
   int64_t *vec, *vec2;
@@ -125,6 +105,11 @@ typedef struct trace_opts {
                  another rank in a per-rank file) */
   int (*warn)(void *ctx, const char *msg); /* called for warnings (may be NULL) */
   void *warn_ctx;
+  int allow_truncated; /* a file cut short (truncated gzip stream, last line cut) ends its
+                          rank's trace, with one warning, instead of being an error */
+  int incomplete;      /* the traced run did not complete (trace.meta): a last line without
+                          newline was cut, an error unless allow_truncated (else: SimGrid's
+                          quirk, the line is dropped with a warning) */
 } trace_opts;
 
 typedef struct trace_set trace_set;
@@ -147,6 +132,11 @@ int trace_set_np(trace_set *t, int np, char *err, size_t errlen);
  * trace) or -1 with "FILE:LINE: message" in err (bad line, unknown action, bad number,
  * unknown datatype, truncated or corrupt gzip stream, read error). */
 int trace_next(trace_set *t, int rank, trace_action *a, char *err, size_t errlen);
+
+/* How rank's file ended, so far: 0, or it was cut short (shared mode: the one file). */
+#define TRACE_CUT_GZIP 1 /* a gzip stream without its end (the writer was killed) */
+#define TRACE_CUT_LINE 2 /* a last line without newline */
+int trace_rank_cut(const trace_set *t, int rank);
 
 /* Bytes consumed so far from the underlying files (compressed), and their total size:
  * for progress estimates. */

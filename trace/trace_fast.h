@@ -140,7 +140,7 @@ static INLINE void clear_fields(trace_action *a, const char *text) {
   a->vec = a->vec2 = NULL;
   a->str = NULL;
   a->text = text;
-  a->comm = a->nbc = 0;
+  a->comm = a->nbc = a->win = 0;
 }
 
 static inline void clear_action(trace_action *a, const char *file, long lineno, const char *text) {
@@ -359,8 +359,44 @@ static INLINE int fast_args(cur *c, trace_parser *p, int op, int n, trace_action
   case TRACE_SEND: case TRACE_ISEND: case TRACE_RECV: case TRACE_IRECV:
     return ff_int(c, &a->peer) && ff_int(c, &a->tag) && ff_count(c, R_SSIZE, &a->count) &&
            ff_dtype(c, 0, &a->dtype);
-  case TRACE_TEST: case TRACE_WAIT:
+  case TRACE_WAIT:
     return ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag);
+  case TRACE_TEST: /* [FLAG]: "0" or "1" (pf_waittest), absent: -1 */
+    if (!(ff_int(c, &a->peer) && ff_int(c, &a->peer2) && ff_int(c, &a->tag)))
+      return 0;
+    if (at_end(c)) {
+      a->count = -1;
+      return 1;
+    }
+    a->count = c->s[0] - '0';
+    return (c->s[0] == '0' || c->s[0] == '1') && next_tok(c, c->s + 1);
+  case TRACE_PUT: case TRACE_ACCUMULATE: case TRACE_RPUT: case TRACE_RACCUMULATE:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count);
+  case TRACE_GET: case TRACE_RGET: /* what comes back: count2 (pf_rma) */
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count2);
+  case TRACE_GET_ACCUMULATE: case TRACE_FETCH_AND_OP: case TRACE_COMPARE_AND_SWAP:
+  case TRACE_RGET_ACCUMULATE:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer) && ff_count(c, R_SSIZE, &a->count) &&
+           ff_count(c, R_SSIZE, &a->count2);
+  case TRACE_WIN_FENCE: case TRACE_WIN_LOCK_ALL: case TRACE_WIN_UNLOCK_ALL: case TRACE_WIN_FLUSH_ALL:
+  case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_COMPLETE: case TRACE_WIN_WAIT: case TRACE_WIN_SYNC:
+    return ff_int(c, &a->win);
+  case TRACE_WIN_UNLOCK: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL:
+    return ff_int(c, &a->win) && ff_int(c, &a->peer);
+  case TRACE_WIN_LOCK: /* EXCLUSIVE: "0" or "1" only (else pf_win's message) */
+    if (!(ff_int(c, &a->win) && ff_int(c, &a->peer) && (c->s[0] == '0' || c->s[0] == '1')))
+      return 0;
+    a->count = c->s[0] - '0';
+    return next_tok(c, c->s + 1);
+  case TRACE_PROBE:
+    return ff_int(c, &a->peer) && ff_int(c, &a->tag);
+  case TRACE_IPROBE: {
+    int flag;
+    if (!(ff_int(c, &a->peer) && ff_int(c, &a->tag) && ff_int(c, &flag)))
+      return 0;
+    a->count = flag;
+    return 1;
+  }
   case TRACE_SENDRECV:
     return ff_count(c, R_INT, &a->count) && ff_int(c, &a->peer) &&
            ff_count(c, R_INT, &a->count2) && ff_int(c, &a->peer2) &&
@@ -406,9 +442,11 @@ static INLINE int fast_args(cur *c, trace_parser *p, int op, int n, trace_action
   }
 }
 
-/* When k (whose first 8 bytes are x) starts with the letters of the constant w, the end
- * of them in *q, and 1: one masked compare for the first 8 letters, then byte compares,
- * which stop at the first difference (so nothing past the token's end is used). */
+/* When k (whose first 8 bytes are x) starts with the keyword w, followed by the end of the
+ * token (a byte <= ' '), the end of w in *q, and 1: one masked compare for the first 8
+ * letters, then byte compares, which stop at the first difference (so nothing past the
+ * token's end is used). The end test makes the order of two keywords sharing a start
+ * ("wait", "waitall") a matter of speed only. */
 static INLINE int starts(const char *k, uint64_t x, const char *w, const char **q) {
   size_t n = strlen(w);
   if ((x & mask8(n)) != pack8(w, n))
@@ -465,55 +503,63 @@ static INLINE const char *fast_rest(trace_parser *p, int op, int comm, int size,
 static const char *fast_prefixed(trace_parser *p, const char *k, int comm, int size,
                                  const char *s, trace_action *a);
 
+/* One keyword of keywords.h, tried when the line's keyword starts with letter (L) and the
+ * pass (hot keywords first, then the others) is its own: the constant part of the test (its
+ * first letter, its flags) folds away, so each case of fast_kw's switch keeps only the
+ * compares of its own letter's keywords. Only collectives take the "i" prefix (nbc). */
+#define FAST_TRY(op, kw, flags)                                                            \
+  if ((kw)[0] == letter && ((flags) & TRACE_KWF_FAST) && !((flags) & TRACE_KWF_HOT) == !hot && \
+      (!nbc || ((flags) & TRACE_KWF_COLL)) && starts(k, x, kw, &q) &&                   \
+      (r = fast_rest(p, TRACE_##op, comm, size, nbc, s, q, a)))                          \
+    return r;
+#define FAST_LETTER(L)                                                                     \
+  {                                                                                        \
+    const int letter = (L);                                                                \
+    {                                                                                      \
+      const int hot = 1;                                                                   \
+      TRACE_KEYWORDS(FAST_TRY)                                                             \
+    }                                                                                      \
+    {                                                                                      \
+      const int hot = 0;                                                                   \
+      TRACE_KEYWORDS(FAST_TRY)                                                             \
+    }                                                                                      \
+  }
+
 /* The line from its keyword k on, as fast_rest. The keyword is found by a switch on its
- * first letter, then compares; the longer of two keywords sharing a start is tried first
- * (the unit tests check these names against the table's). Only collectives take the "i"
- * prefix (nbc), and the "comm ID" prefix comes first (fast_prefixed reads both). */
+ * first letter, then compares, hot keywords first, else in the table's order. The
+ * prefixes "comm ID" and "i" go to fast_prefixed, which reads them and comes back. */
 static INLINE const char *fast_kw(trace_parser *p, const char *k, int comm, int size,
                                   int nbc, const char *s,
                                   trace_action *a) {
-  const char *q;
+  const char *q, *r;
   uint64_t x = load8(k);
-#define KW(name, op)                                                                       \
-  if (starts(k, x, name, &q))                                                              \
-    return fast_rest(p, op, comm, size, nbc, s, q, a);
-#define KW1(name, op) /* no "i" prefix */                                                  \
-  if (!nbc && starts(k, x, name, &q))                                                      \
-    return fast_rest(p, op, comm, size, 0, s, q, a);
   switch ((unsigned char)x) {
-  case 'i':
-    KW1("irecv", TRACE_IRECV) KW1("isend", TRACE_ISEND) KW1("init", TRACE_INIT)
-    if (!nbc)
-      return fast_prefixed(p, k, comm, size, s, a);
-    break;
+  case 'a': FAST_LETTER('a') break;
+  case 'b': FAST_LETTER('b') break;
+  case 'e': FAST_LETTER('e') break;
+  case 'f': FAST_LETTER('f') break;
+  case 'g': FAST_LETTER('g') break;
+  case 'p': FAST_LETTER('p') break;
+  case 'r': FAST_LETTER('r') break;
+  case 's': FAST_LETTER('s') break;
+  case 't': FAST_LETTER('t') break;
+  case 'w': FAST_LETTER('w') break;
   case 'c':
-    KW1("compute", TRACE_COMPUTE) KW1("comm_size", TRACE_COMM_SIZE)
-    KW1("comm_split", TRACE_COMM_SPLIT) KW1("comm_dup", TRACE_COMM_DUP)
+    FAST_LETTER('c')
     if (!nbc && !comm)
       return fast_prefixed(p, k, comm, size, s, a);
     break;
-  case 'w': KW1("waitall", TRACE_WAITALL) KW1("wait", TRACE_WAIT) break;
-  case 'a':
-    KW("allreduce", TRACE_ALLREDUCE) KW("alltoallv", TRACE_ALLTOALLV)
-    KW("alltoall", TRACE_ALLTOALL) KW("allgatherv", TRACE_ALLGATHERV)
-    KW("allgather", TRACE_ALLGATHER) break;
-  case 's':
-    KW1("sendRecv", TRACE_SENDRECV) KW1("send", TRACE_SEND) KW1("sleep", TRACE_SLEEP)
-    KW("scatterv", TRACE_SCATTERV) KW("scatter", TRACE_SCATTER) KW("scan", TRACE_SCAN) break;
-  case 'r':
-    KW1("recv", TRACE_RECV) KW("reducescatter", TRACE_REDUCESCATTER)
-    KW("reduce", TRACE_REDUCE) break;
-  case 'b': KW("bcast", TRACE_BCAST) KW("barrier", TRACE_BARRIER) break;
-  case 't': KW1("test", TRACE_TEST) break;
-  case 'g': KW("gatherv", TRACE_GATHERV) KW("gather", TRACE_GATHER) break;
-  case 'e': KW("exscan", TRACE_EXSCAN) break;
-  case 'f': KW1("finalize", TRACE_FINALIZE) break;
+  case 'i':
+    FAST_LETTER('i')
+    if (!nbc)
+      return fast_prefixed(p, k, comm, size, s, a);
+    break;
   default: break;
   }
-#undef KW
-#undef KW1
   return NULL;
 }
+#undef FAST_LETTER
+#undef FAST_TRY
 
 /* The prefixes, out of the usual path: "comm ID " (a communicator the parser saw created,
  * ID written as plain digits) before a keyword, or "i" before a collective's. */
@@ -521,12 +567,12 @@ static __attribute__((noinline)) const char *fast_prefixed(trace_parser *p, cons
                                                             int comm, int size,
                                                             const char *s, trace_action *a) {
   const char *q;
-  if (k[0] == 'i')
+  if (k[0] == TRACE_KW_NBC[0])
     return fast_kw(p, k + 1, comm, size, 1, s, a);
   uint64_t id;
   int n;
-  if (comm || !starts(k, load8(k), "comm ", &q) || (n = dec_digits(q, &id)) == 0 || n > 9 ||
-      q[n] != ' ' || id < 1 || id >= p->ncsize || p->csize[id] <= 0)
+  if (comm || !starts(k, load8(k), TRACE_KW_COMM, &q) || *q++ != ' ' || (n = dec_digits(q, &id)) == 0 ||
+      n > 9 || q[n] != ' ' || id < 1 || id >= p->ncsize || p->csize[id] <= 0)
     return NULL;
   a->comm_size = p->csize[id];
   return fast_kw(p, q + n + 1, (int)id, p->csize[id], 0, s, a);

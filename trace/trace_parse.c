@@ -48,7 +48,6 @@ typedef int (*parse_fn)(trace_parser *p, trace_action *a, char *err, size_t errl
 
 
 typedef struct op_def {
-  const char *name;   /* keyword, case-sensitive */
   int mand, opt;      /* argument counts checked (opt < 0: no check at all) */
   int mand_np;        /* np multiples added to mand (count vectors) */
   count_range range;  /* range of the main scalar count */
@@ -76,67 +75,107 @@ static int pf_location(trace_parser *, trace_action *, char *, size_t);
 static int pf_region(trace_parser *, trace_action *, char *, size_t);
 static int pf_comm(trace_parser *, trace_action *, char *, size_t);
 static int pf_probe(trace_parser *, trace_action *, char *, size_t);
+static int pf_win_create(trace_parser *, trace_action *, char *, size_t);
+static int pf_win(trace_parser *, trace_action *, char *, size_t);
+static int pf_win_group(trace_parser *, trace_action *, char *, size_t);
+static int pf_rma(trace_parser *, trace_action *, char *, size_t);
+
+/* Keywords and fast-path flags of the ops, from the one keyword table. */
+#define KW_NAME(op, kw, flags) [TRACE_##op] = kw,
+#define KW_FLAGS(op, kw, flags) [TRACE_##op] = (flags),
+static const char *const kw_name[TRACE_NOPS] = {TRACE_KEYWORDS(KW_NAME)};
+static const unsigned char kw_flags[TRACE_NOPS] = {TRACE_KEYWORDS(KW_FLAGS)};
 
 /* Collective keywords, which tir also accepts with an "i" (non-blocking) prefix. */
-static int is_collective(int op) {
-  return op == TRACE_BARRIER || (op >= TRACE_BCAST && op <= TRACE_EXSCAN);
-}
+static int is_collective(int op) { return (kw_flags[op] & TRACE_KWF_COLL) != 0; }
 
-/* Indexed by trace_op. Counts and usages follow SimGrid's CHECK_ACTION_PARAMS calls. */
+/* Indexed by trace_op (keywords: kw_name). Counts and usages follow SimGrid's
+ * CHECK_ACTION_PARAMS calls; each op of keywords.def must have its entry (a parse function:
+ * checked by the unit tests). */
 static const op_def ops[TRACE_NOPS] = {
-  [TRACE_INIT] = {"init", 0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
-  [TRACE_FINALIZE] = {"finalize", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SIZE] = {"comm_size", 0, -1, 0, R_NONE, "", pf_none},
-  [TRACE_COMM_SPLIT] = {"comm_split", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
-  [TRACE_COMM_DUP] = {"comm_dup", 0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
-  [TRACE_COMM_CREATE] = {"comm_create", 2, -1, 0, R_NONE, "ID SIZE WORLD_RANKS*SIZE", pf_comm},
-  [TRACE_PROBE] = {"probe", 2, 0, 0, R_NONE, "SRC TAG", pf_probe},
-  [TRACE_IPROBE] = {"iprobe", 3, 0, 0, R_NONE, "SRC TAG FLAG", pf_probe},
-  [TRACE_COMPUTE] = {"compute", 1, 0, 0, R_NONE, "FLOPS", pf_amount},
-  [TRACE_SLEEP] = {"sleep", 1, 0, 0, R_NONE, "SECONDS", pf_amount},
-  [TRACE_SEND] = {"send", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_ISEND] = {"isend", 3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_RECV] = {"recv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_IRECV] = {"irecv", 3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
-  [TRACE_TEST] = {"test", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
-  [TRACE_WAIT] = {"wait", 3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
-  [TRACE_WAITALL] = {"waitall", 0, 0, 0, R_NONE, "", pf_none},
-  [TRACE_SENDRECV] = {"sendRecv", 6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
+  [TRACE_INIT] = {0, 1, 0, R_NONE, "[ANYTHING: default datatype DOUBLE]", pf_init},
+  [TRACE_FINALIZE] = {0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SIZE] = {0, -1, 0, R_NONE, "", pf_none},
+  [TRACE_COMM_SPLIT] = {0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_DUP] = {0, -1, 0, R_NONE, "[ID SIZE WORLD_RANKS*SIZE]", pf_comm},
+  [TRACE_COMM_CREATE] = {2, -1, 0, R_NONE, "ID SIZE WORLD_RANKS*SIZE", pf_comm},
+  [TRACE_PROBE] = {2, 0, 0, R_NONE, "SRC TAG", pf_probe},
+  [TRACE_IPROBE] = {3, 0, 0, R_NONE, "SRC TAG FLAG", pf_probe},
+  [TRACE_COMPUTE] = {1, 0, 0, R_NONE, "FLOPS", pf_amount},
+  [TRACE_SLEEP] = {1, 0, 0, R_NONE, "SECONDS", pf_amount},
+  [TRACE_SEND] = {3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_ISEND] = {3, 1, 0, R_SSIZE, "DST TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_RECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_IRECV] = {3, 1, 0, R_SSIZE, "SRC TAG COUNT [DATATYPE]", pf_p2p},
+  [TRACE_TEST] = {3, 1, 0, R_NONE, "SRC DST TAG [FLAG]", pf_waittest},
+  [TRACE_WAIT] = {3, 0, 0, R_NONE, "SRC DST TAG", pf_waittest},
+  [TRACE_WAITALL] = {0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_SENDRECV] = {6, 0, 0, R_INT, "SENDCOUNT DST RECVCOUNT SRC DT_S DT_R",
                       pf_sendrecv},
-  [TRACE_BARRIER] = {"barrier", 0, 0, 0, R_NONE, "", pf_none},
-  [TRACE_BCAST] = {"bcast", 1, 2, 0, R_SIZE, "COUNT [ROOT [DATATYPE]]", pf_bcast},
-  [TRACE_REDUCE] = {"reduce", 2, 2, 0, R_UNSIGNED, "COUNT FLOPS [ROOT [DATATYPE]]", pf_reduce},
-  [TRACE_ALLREDUCE] = {"allreduce", 2, 1, 0, R_UNSIGNED, "COUNT FLOPS [DATATYPE]",
+  [TRACE_BARRIER] = {0, 0, 0, R_NONE, "", pf_none},
+  [TRACE_BCAST] = {1, 2, 0, R_SIZE, "COUNT [ROOT [DATATYPE]]", pf_bcast},
+  [TRACE_REDUCE] = {2, 2, 0, R_UNSIGNED, "COUNT FLOPS [ROOT [DATATYPE]]", pf_reduce},
+  [TRACE_ALLREDUCE] = {2, 1, 0, R_UNSIGNED, "COUNT FLOPS [DATATYPE]",
                        pf_countflops},
-  [TRACE_ALLTOALL] = {"alltoall", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]", pf_two},
-  [TRACE_ALLTOALLV] = {"alltoallv", 2, 2, 2, R_INT,
+  [TRACE_ALLTOALL] = {2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]", pf_two},
+  [TRACE_ALLTOALLV] = {2, 2, 2, R_INT,
                        "SENDBUFSIZE SENDCOUNTS*np RECVBUFSIZE RECVCOUNTS*np [DT_S [DT_R]]",
                        pf_alltoallv},
-  [TRACE_GATHER] = {"gather", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_GATHER] = {2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
                     pf_rooted_two},
-  [TRACE_GATHERV] = {"gatherv", 1, 3, 1, R_INT, "SENDCOUNT RECVCOUNTS*np [ROOT [DT_S [DT_R]]]",
+  [TRACE_GATHERV] = {1, 3, 1, R_INT, "SENDCOUNT RECVCOUNTS*np [ROOT [DT_S [DT_R]]]",
                      pf_gatherv},
-  [TRACE_ALLGATHER] = {"allgather", 2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]",
+  [TRACE_ALLGATHER] = {2, 2, 0, R_INT, "SENDCOUNT RECVCOUNT [DT_S [DT_R]]",
                        pf_two},
-  [TRACE_ALLGATHERV] = {"allgatherv", 1, 2, 1, R_INT,
+  [TRACE_ALLGATHERV] = {1, 2, 1, R_INT,
                         "SENDCOUNT RECVCOUNTS*np [DT_S [DT_R]] | ... DISPLS*np"
                         " | ... DT_S DT_R DISPLS*np",
                         pf_allgatherv},
-  [TRACE_SCATTER] = {"scatter", 2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_SCATTER] = {2, 3, 0, R_INT, "SENDCOUNT RECVCOUNT [ROOT [DT_S [DT_R]]]",
                      pf_rooted_two},
-  [TRACE_SCATTERV] = {"scatterv", 1, 3, 1, R_INT, "SENDCOUNTS*np RECVCOUNT [ROOT [DT_S [DT_R]]]",
+  [TRACE_SCATTERV] = {1, 3, 1, R_INT, "SENDCOUNTS*np RECVCOUNT [ROOT [DT_S [DT_R]]]",
                       pf_scatterv},
-  [TRACE_REDUCESCATTER] = {"reducescatter", 1, 1, 1, R_NONE, "RECVCOUNTS*np FLOPS [DATATYPE]",
+  [TRACE_REDUCESCATTER] = {1, 1, 1, R_NONE, "RECVCOUNTS*np FLOPS [DATATYPE]",
                            pf_reducescatter},
-  [TRACE_SCAN] = {"scan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
-  [TRACE_EXSCAN] = {"exscan", 2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
-  [TRACE_LOCATION] = {"location", 2, 0, 0, R_NONE, "FILE LINE", pf_location},
-  [TRACE_REGION] = {"region", 1, 0, 0, R_NONE, "NAME", pf_region},
-  [TRACE_REGION_END] = {"region_end", 0, 1, 0, R_NONE, "[NAME]", pf_region},
+  [TRACE_SCAN] = {2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_EXSCAN] = {2, 1, 0, R_SIZE, "COUNT FLOPS [DATATYPE]", pf_countflops},
+  [TRACE_LOCATION] = {2, 0, 0, R_NONE, "FILE LINE", pf_location},
+  [TRACE_REGION] = {1, 0, 0, R_NONE, "NAME", pf_region},
+  [TRACE_REGION_END] = {0, 1, 0, R_NONE, "[NAME]", pf_region},
+  /* one-sided communication (tir): WIN is the window, TARGET a world rank, sizes in bytes */
+  [TRACE_WIN_CREATE] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_ALLOCATE] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_ALLOCATE_SHARED] = {3, 0, 0, R_SSIZE, "WIN COMM BYTES", pf_win_create},
+  [TRACE_WIN_CREATE_DYNAMIC] = {2, 0, 0, R_SSIZE, "WIN COMM", pf_win_create},
+  [TRACE_WIN_FREE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_PUT] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_GET] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_ACCUMULATE] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_GET_ACCUMULATE] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_FETCH_AND_OP] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_COMPARE_AND_SWAP] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_RPUT] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RGET] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RACCUMULATE] = {3, 0, 0, R_SSIZE, "WIN TARGET BYTES", pf_rma},
+  [TRACE_RGET_ACCUMULATE] = {4, 0, 0, R_SSIZE, "WIN TARGET SBYTES RBYTES", pf_rma},
+  [TRACE_WIN_FENCE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_LOCK] = {3, 0, 0, R_NONE, "WIN TARGET EXCLUSIVE", pf_win},
+  [TRACE_WIN_UNLOCK] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_LOCK_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_UNLOCK_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_FLUSH] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_FLUSH_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_FLUSH_LOCAL] = {2, 0, 0, R_NONE, "WIN TARGET", pf_win},
+  [TRACE_WIN_FLUSH_LOCAL_ALL] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_POST] = {2, 0, 0, R_NONE, "WIN SIZE WORLD_RANKS*SIZE", pf_win_group},
+  [TRACE_WIN_START] = {2, 0, 0, R_NONE, "WIN SIZE WORLD_RANKS*SIZE", pf_win_group},
+  [TRACE_WIN_COMPLETE] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_WAIT] = {1, 0, 0, R_NONE, "WIN", pf_win},
+  [TRACE_WIN_SYNC] = {1, 0, 0, R_NONE, "WIN", pf_win},
 };
 
 const char *trace_op_name(trace_op op) {
-  return (unsigned)op < TRACE_NOPS ? ops[op].name : "?";
+  return (unsigned)op < TRACE_NOPS ? kw_name[op] : "?";
 }
 
 /* Datatype sizes on x86_64, by id (TI_FORMAT.md 1.4); ids 55 and 56 (UB, LB) are 0. */
@@ -200,7 +239,7 @@ static const char *escaped(const char *s, char *out, size_t n) {
 static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static int perr(const trace_parser *p, char *err, size_t errlen, const char *fmt, ...) {
-  char msg[512], text[512];
+  char msg[1024], text[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
@@ -493,10 +532,16 @@ static int pf_p2p(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   return f_dtype(p, 4, "DATATYPE", &a->dtype, err, errlen);
 }
 
+/* wait / test SRC DST TAG; test's FLAG (tir: 0 for a poll that completed nothing, 1 for the
+ * completion) is read when it is "0" or "1", else (absent, or another extra argument, which
+ * SimGrid ignores) count is -1. */
 static int pf_waittest(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   if (f_int(p, 1, "SRC", &a->peer, err, errlen) < 0 ||
       f_int(p, 2, "DST", &a->peer2, err, errlen) < 0)
     return -1;
+  const char *flag = arg(p, 4);
+  if (a->op == TRACE_TEST)
+    a->count = flag && (!strcmp(flag, "0") || !strcmp(flag, "1")) ? flag[0] - '0' : -1;
   return f_int(p, 3, "TAG", &a->tag, err, errlen);
 }
 
@@ -653,8 +698,9 @@ static int pf_region(trace_parser *p, trace_action *a, char *err, size_t errlen)
  * ==================================================================================== */
 
 /* Keyword -> op: open addressing on (length, first, second and last bytes), whose
- * weights make it a perfect hash of the 33 keywords (checked by search; probing stays for
- * safety). Filled on first use, before any thread could exist (one reading thread). */
+ * weights were chosen (by search) to spread the keywords of keywords.h with few collisions,
+ * which linear probing resolves. Filled on first use, before any thread could exist (one
+ * reading thread). */
 #define KW_SLOTS 128
 static signed char kw_slot[KW_SLOTS];
 static unsigned char kw_len[TRACE_NOPS];
@@ -669,8 +715,8 @@ static unsigned kw_hash(const char *kw, size_t n) {
 static void kw_init(void) {
   memset(kw_slot, -1, sizeof kw_slot);
   for (int op = 0; op < TRACE_NOPS; op++) {
-    kw_len[op] = (unsigned char)strlen(ops[op].name);
-    unsigned h = kw_hash(ops[op].name, kw_len[op]);
+    kw_len[op] = (unsigned char)strlen(kw_name[op]);
+    unsigned h = kw_hash(kw_name[op], kw_len[op]);
     while (kw_slot[h] >= 0)
       h = (h + 1) % KW_SLOTS;
     kw_slot[h] = (signed char)op;
@@ -684,7 +730,7 @@ static int lookup_n(const char *kw, size_t n) {
     kw_init();
   for (unsigned h = kw_hash(kw, n); kw_slot[h] >= 0; h = (h + 1) % KW_SLOTS) {
     int op = kw_slot[h];
-    if (kw_len[op] == n && memcmp(ops[op].name, kw, n) == 0)
+    if (kw_len[op] == n && memcmp(kw_name[op], kw, n) == 0)
       return op;
   }
   return -1;
@@ -697,12 +743,14 @@ static int lookup(const char *kw) {
 }
 
 static int unknown_action(trace_parser *p, const char *kw, char *err, size_t errlen) {
-  char valid[512] = "", *w = valid;
+  char valid[1024] = "";
+  size_t w = 0;
   const char *hint = "";
   for (int op = 0; op < TRACE_NOPS; op++) {
-    w += snprintf(w, (size_t)(valid + sizeof valid - w), "%s%s", op ? " " : "", ops[op].name);
-    if (strcasecmp(ops[op].name, kw) == 0)
-      hint = ops[op].name;
+    if (w < sizeof valid)
+      w += (size_t)snprintf(valid + w, sizeof valid - w, "%s%s", op ? " " : "", kw_name[op]);
+    if (strcasecmp(kw_name[op], kw) == 0)
+      hint = kw_name[op];
   }
   char k[64];
   if (*hint)
@@ -721,9 +769,9 @@ static int check_count(trace_parser *p, const op_def *d, char *err, size_t errle
   if (d->mand_np)
     snprintf(np, sizeof np, " for np = %d", p->np);
   if (d->opt == 0)
-    return perr(p, err, errlen, "%s needs %d argument%s%s (%s), got %d", d->name, mand,
+    return perr(p, err, errlen, "%s needs %d argument%s%s (%s), got %d", kw_name[d - ops], mand,
                 mand == 1 ? "" : "s", np, d->usage, got);
-  return perr(p, err, errlen, "%s needs %d to %d arguments%s (%s), got %d", d->name, mand,
+  return perr(p, err, errlen, "%s needs %d to %d arguments%s (%s), got %d", kw_name[d - ops], mand,
               mand + d->opt, np, d->usage, got);
 }
 
@@ -762,7 +810,7 @@ static int rank_field(trace_parser *p, trace_action *a, char *err, size_t errlen
  * The two tokens are removed, so the action parses as usual. Returns 0 or -1 (err). */
 static int comm_prefix(trace_parser *p, trace_action *a, char *err, size_t errlen) {
   a->comm_size = p->np = p->np_world;
-  if (p->argc < 2 || strcmp(p->argv[1], "comm"))
+  if (p->argc < 2 || strcmp(p->argv[1], TRACE_KW_COMM))
     return 0;
   int id, clean = 1;
   if (p->argc < 4 || stoi_like(p->argv[2], &id, &clean) < 0 || !clean || id < 1)
@@ -838,6 +886,74 @@ static int pf_probe(trace_parser *p, trace_action *a, char *err, size_t errlen) 
   return 0;
 }
 
+/* ---- one-sided communication (tir extension) ---------------------------------------- */
+
+/* win_create / win_allocate / win_allocate_shared WIN COMM BYTES, win_create_dynamic WIN
+ * COMM: the window's communicator (0: MPI_COMM_WORLD, else one a comm_split, comm_dup or
+ * comm_create line created before) goes to comm (and its size to comm_size). */
+static int pf_win_create(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int comm;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "COMM", &comm, err, errlen) < 0 ||
+      (a->op != TRACE_WIN_CREATE_DYNAMIC && f_count(p, 3, "BYTES", R_SSIZE, &a->count, err, errlen) < 0))
+    return -1;
+  int size = comm == 0 ? p->np_world : comm > 0 && (size_t)comm < p->ncsize ? p->csize[comm] : 0;
+  if (size <= 0)
+    return perr(p, err, errlen, "%s: communicator %d is used before a comm_split, comm_dup or comm_create line "
+                "created it", p->kw, comm);
+  a->comm = comm;
+  a->comm_size = size;
+  return 0;
+}
+
+/* The window synchronisations: WIN [TARGET [EXCLUSIVE]] as the op takes them (ops[]'s mand);
+ * EXCLUSIVE (win_lock: 1 exclusive, 0 shared) goes to count. */
+static int pf_win(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int n = ops[a->op].mand, excl = 0;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || (n > 1 && f_int(p, 2, "TARGET", &a->peer, err, errlen) < 0) ||
+      (n > 2 && f_int(p, 3, "EXCLUSIVE", &excl, err, errlen) < 0))
+    return -1;
+  if (excl != 0 && excl != 1)
+    return perr(p, err, errlen, "%s EXCLUSIVE must be 1 (MPI_LOCK_EXCLUSIVE) or 0 (MPI_LOCK_SHARED), got %d", p->kw,
+                excl);
+  a->count = excl;
+  return 0;
+}
+
+/* win_post / win_start WIN SIZE w0 .. w(SIZE-1): the group, as world ranks, in vec. */
+static int pf_win_group(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int size, got = (int)p->argc - 2;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "SIZE", &size, err, errlen) < 0)
+    return -1;
+  if (size < 0 || size > p->np_world)
+    return perr(p, err, errlen, "%s: bad SIZE %d (0 to %d)", p->kw, size, p->np_world);
+  if (got < 2 + size)
+    return perr(p, err, errlen, "%s with SIZE %d needs %d arguments (WIN SIZE and %d world ranks), got %d", p->kw,
+                size, 2 + size, size, got);
+  int np = p->np;
+  p->np = size;
+  int rc = f_vec(p, 3, "group member", &p->vec, err, errlen);
+  p->np = np;
+  a->vec = p->vec;
+  a->nvec = size;
+  return rc;
+}
+
+/* put, get, accumulate (and r*) WIN TARGET BYTES; get_accumulate, fetch_and_op,
+ * compare_and_swap (and rget_accumulate) WIN TARGET SBYTES RBYTES: count is what goes to
+ * the target, count2 what comes back (get: count2 = BYTES, count = 0). */
+static int pf_rma(trace_parser *p, trace_action *a, char *err, size_t errlen) {
+  int two = ops[a->op].mand == 4;
+  if (f_int(p, 1, "WIN", &a->win, err, errlen) < 0 || f_int(p, 2, "TARGET", &a->peer, err, errlen) < 0 ||
+      f_count(p, 3, two ? "SBYTES" : "BYTES", R_SSIZE, &a->count, err, errlen) < 0 ||
+      (two && f_count(p, 4, "RBYTES", R_SSIZE, &a->count2, err, errlen) < 0))
+    return -1;
+  if (a->op == TRACE_GET || a->op == TRACE_RGET) {
+    a->count2 = a->count;
+    a->count = 0;
+  }
+  return 0;
+}
+
 /* The general path: the trimmed, non-blank line [line, line + len), copied and split. */
 static int parse_general(trace_parser *p, const char *file, long lineno, const char *line,
                          size_t len, trace_action *a, char *err, size_t errlen) {
@@ -863,7 +979,7 @@ static int parse_general(trace_parser *p, const char *file, long lineno, const c
   if (op < 0)
     return unknown_action(p, p->argv[1], err, errlen);
   a->op = (trace_op)op;
-  p->kw = ops[op].name;
+  p->kw = kw_name[op];
   if (check_count(p, &ops[op], err, errlen) < 0 || ops[op].parse(p, a, err, errlen) < 0)
     return -1;
   return 1;

@@ -57,6 +57,7 @@
 #define W_NOT_MINE (1u << 8)  /* per-rank file: line of another rank skipped */
 #define W_NOMATCH (1u << 9)   /* rank field no rank matches ("00", "+1") */
 #define W_BEYOND_NP (1u << 10) /* shared file: lines of ranks >= np (strict mode only) */
+#define W_CUT (1u << 11)      /* allow_truncated: a file ends in a truncated gzip stream or mid-line */
 
 enum { S_NEW, S_OPEN, S_END, S_FAILED };
 
@@ -76,6 +77,7 @@ typedef struct tstream {
   size_t want;     /* buffer size to allocate on opening */
   long lineno;     /* number of the last line handed out */
   int state;       /* S_NEW (not opened yet), S_OPEN, S_END, S_FAILED */
+  int cut;         /* TRACE_CUT_*: the file ends in a truncated gzip stream, or mid-line */
   uint64_t size;   /* file size (compressed bytes), from stat */
   trace_parser *parser; /* per-rank mode: its rank's parser (trace_next's usual case) */
 } tstream;
@@ -244,8 +246,11 @@ static void stream_close(tstream *s, int state) {
  * (Z_DATA_ERROR, zlib's message) or read error (Z_ERRNO). Closes s. */
 static int stream_error(tstream *s, int errnum, const char *msg, char *err, size_t errlen) {
   long line = s->lineno + 1;
-  if (errnum == Z_BUF_ERROR)
-    x_err(err, errlen, "%s:%ld: truncated gzip stream (unexpected end of file)", s->path, line);
+  if (errnum == Z_BUF_ERROR) {
+    x_err(err, errlen, "%s:%ld: truncated gzip stream (unexpected end of file): the traced run was cut short "
+          "(killed, disk full?); --allow-truncated replays what every rank recorded", s->path, line);
+    s->cut = TRACE_CUT_GZIP;
+  }
   else if (errnum == Z_ERRNO)
     x_err(err, errlen, "%s:%ld: read error: %s", s->path, line, strerror(errno));
   else
@@ -762,13 +767,23 @@ static const char *shown(const char *line, size_t len, char *out, size_t n) {
   return out;
 }
 
-/* A last line without newline: SimGrid drops it. Returns 0 (dropped) or -1 (strict). */
+/* A last line without newline: SimGrid drops it. Returns 0 (dropped) or -1 (strict, or
+ * a trace whose run did not complete without allow_truncated: the line was cut). */
 static int unterminated(trace_set *t, tstream *s, const char *line, size_t len, char *err,
                         size_t errlen) {
   if (trace_line_rank(line, len) == TRACE_LINE_BLANK)
     return 0;
   char q[1024];
   const char *l = shown(line, len, q, sizeof q);
+  s->cut = TRACE_CUT_LINE;
+  if (t->opts.incomplete && !t->opts.allow_truncated)
+    return x_err(err, errlen, "%s:%ld: the file ends mid-line and trace.meta says the traced run did not complete:"
+                 " --allow-truncated replays what every rank recorded: '%s'", s->path, s->lineno, l);
+  if (t->opts.allow_truncated) {
+    twarn(t, W_CUT, "%s:%ld: the file ends mid-line: the cut line is dropped (--allow-truncated): '%s'", s->path,
+          s->lineno, l);
+    return 0;
+  }
   if (t->opts.strict)
     return x_err(err, errlen, "%s:%ld: the last line has no newline, and SimGrid 3.32 ignores"
                  " such a line (an error in strict mode): '%s'", s->path, s->lineno, l);
@@ -967,9 +982,20 @@ static __attribute__((noinline)) int next_slow(trace_set *t, int rank, trace_act
   if (t->ranks[rank].ended)
     return 0;
   int rc = t->shared ? next_shared(t, rank, a, err, errlen) : next_own(t, rank, a, err, errlen);
-  if (rc < 0 && !t->shared && t->streams[rank].state == S_FAILED)
+  tstream *s = &t->streams[t->shared ? 0 : rank];
+  if (rc < 0 && s->cut == TRACE_CUT_GZIP && t->opts.allow_truncated && s->state == S_FAILED) {
+    twarn(t, W_CUT, "%s (the trace ends there, --allow-truncated; further files cut short are not named)", err);
+    rc = 0; /* the rank's trace ends where the stream does */
+  }
+  if (rc <= 0 && !t->shared && s->state == S_FAILED)
     t->ranks[rank].ended = 1;
   return rc;
+}
+
+int trace_rank_cut(const trace_set *t, int rank) {
+  if ((unsigned)rank >= (unsigned)t->np)
+    return 0;
+  return t->streams[t->shared ? 0 : rank].cut;
 }
 
 /* The usual case first, without a call but the parser's: per-rank mode, a line in the

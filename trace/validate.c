@@ -43,9 +43,18 @@ typedef struct vrank {
   int dflt;               /* size of the default datatype (0 before init) */
   int64_t pending;        /* requests in the store (the store is empty when 0) */
   vtable reqs;            /* pending requests by key */
-  uint64_t ncoll[TRACE_NOPS]; /* calls of each collective op */
+  uint64_t ncoll[TRACE_EXSCAN + 1]; /* calls of each collective op (all <= TRACE_EXSCAN) */
   uint64_t coll_hash;     /* FNV-1a of the sequence of (op, root) */
+  int64_t nreq_lines;     /* lines that made a request without a peer key (non-blocking
+                             collectives, request-based RMA): the K-th one's key is (me, me, -K) */
+  vtable wins;            /* windows by key (WIN, 0, 0): n[0] live, n[1] open epochs (W_*) */
+  vtable locks;           /* passive-target locks held, key (WIN, TARGET, 0): n[0] held */
 } vrank;
+
+/* Epochs open on a window of a rank (vrank.wins' n[1] bits). */
+#define W_LOCK_ALL 1 /* win_lock_all .. win_unlock_all */
+#define W_START 2    /* win_start .. win_complete (access epoch of PSCW) */
+#define W_POST 4     /* win_post .. win_wait (exposure epoch of PSCW) */
 
 typedef struct vstate {
   int np;
@@ -239,6 +248,29 @@ static int collective_ok(const trace_action *a, int np, int rooted, char *err, s
   return reduce ? amount_ok(a, err, errlen) : 0;
 }
 
+/* A one-sided line: its TARGET, its sizes, the members of a win_post/win_start group. */
+static int rma_ok(const trace_action *a, int np, char *err, size_t errlen) {
+  switch (a->op) {
+  case TRACE_WIN_CREATE: case TRACE_WIN_ALLOCATE: case TRACE_WIN_ALLOCATE_SHARED: case TRACE_WIN_CREATE_DYNAMIC:
+    return count_ok(a, a->count, "BYTES", err, errlen);
+  case TRACE_WIN_LOCK: case TRACE_WIN_UNLOCK: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL:
+    return peer_ok(a, np, a->peer, "TARGET", err, errlen);
+  case TRACE_WIN_POST: case TRACE_WIN_START:
+    for (int i = 0; a->vec && i < a->nvec; i++)
+      if (a->vec[i] < 0 || a->vec[i] >= np)
+        return x_err(err, errlen, "%s:%ld: %s group member %lld out of range [0, %d]: '%s'", a->file, a->line,
+                     trace_op_name(a->op), (long long)a->vec[i], np - 1, a->text);
+    return 0;
+  default:
+    break;
+  }
+  if (a->op < TRACE_PUT || a->op > TRACE_RGET_ACCUMULATE)
+    return 0;
+  if (peer_ok(a, np, a->peer, "TARGET", err, errlen) < 0 || count_ok(a, a->count, "SBYTES", err, errlen) < 0)
+    return -1;
+  return count_ok(a, a->count2, "RBYTES", err, errlen);
+}
+
 int validate_action_all(const trace_action *a, int np, char *err, size_t errlen) {
   switch (a->op) {
   case TRACE_COMPUTE: case TRACE_SLEEP:
@@ -268,7 +300,7 @@ int validate_action_all(const trace_action *a, int np, char *err, size_t errlen)
   case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER: case TRACE_ALLGATHERV:
     return collective_ok(a, np, 0, err, errlen);
   default:
-    return 0;
+    return a->op >= TRACE_WIN_CREATE && a->op <= TRACE_WIN_SYNC ? rma_ok(a, np, err, errlen) : 0;
   }
 }
 
@@ -294,7 +326,8 @@ static void message(vstate *v, const trace_action *a, int side, int src, int dst
     v->ranks[a->rank].recvd += bytes;
 }
 
-static void start_request(vstate *v, const trace_action *a, int src, int dst, int tag) {
+static inline __attribute__((always_inline)) void start_request(vstate *v, const trace_action *a, int src, int dst,
+                                                                 int tag) {
   vrank *r = &v->ranks[a->rank];
   ventry *e = vt_get(&r->reqs, src, dst, tag, 1);
   if (!e->n[0]++) {
@@ -360,8 +393,11 @@ static void init(vstate *v, const trace_action *a) {
 }
 
 /* The sequence hash of a collective (its root, its counts: validate_action). */
+static void nbc_request(vstate *v, const trace_action *a);
+
 static void collective(vstate *v, const trace_action *a, int rooted) {
   vrank *r = &v->ranks[a->rank];
+  nbc_request(v, a);
   if (a->comm != 0) /* sub-communicator collectives: only members call them */
     return;
   r->ncoll[a->op]++;
@@ -369,6 +405,96 @@ static void collective(vstate *v, const trace_action *a, int rooted) {
   for (int i = 0; i < 2; i++)
     for (int k = 0; k < 4; k++)
       r->coll_hash = (r->coll_hash ^ ((w[i] >> (8 * k)) & 0xFF)) * 0x100000001B3u;
+}
+
+/* ---- one-sided communication ------------------------------------------------------- */
+
+/* The rank's live window a->win, or NULL after an error (never created, or freed). */
+static ventry *live_window(vstate *v, const trace_action *a) {
+  ventry *w = vt_get(&v->ranks[a->rank].wins, a->win, 0, 0, 0);
+  if (w && w->n[0])
+    return w;
+  verror(v, "%s:%ld: %s on window %d, which this rank %s: '%s'", a->file, a->line, trace_op_name(a->op), a->win,
+         w ? "has freed (win_free)" : "did not create (no win_create line before)", a->text);
+  return NULL;
+}
+
+static void win_create(vstate *v, const trace_action *a) {
+  ventry *w = vt_get(&v->ranks[a->rank].wins, a->win, 0, 0, 1);
+  if (w->n[0])
+    verror(v, "%s:%ld: window %d created again while live (first at %s:%ld): '%s'", a->file, a->line, a->win,
+           w->file[0], w->line[0], a->text);
+  *w = (ventry){.used = 1, .src = a->win, .n = {1, 0}, .file = {a->file}, .line = {a->line}};
+}
+
+/* win_free: no epoch may be open (MPI forbids freeing a window locked or in PSCW). */
+static void win_free(vstate *v, const trace_action *a, ventry *w) {
+  if (w->n[1])
+    verror(v, "%s:%ld: win_free on window %d while a %s epoch is open: '%s'", a->file, a->line, a->win,
+           w->n[1] & W_LOCK_ALL ? "win_lock_all" : w->n[1] & W_START ? "win_start" : "win_post", a->text);
+  w->n[0] = 0;
+}
+
+/* A transfer (TARGET and sizes: validate_action); the r* forms make a request. */
+static void rma_op(vstate *v, const trace_action *a) {
+  if (a->op >= TRACE_RPUT && a->op <= TRACE_RGET_ACCUMULATE)
+    start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
+}
+
+/* win_lock / win_unlock TARGET: one lock per (window, target), none while win_lock_all. */
+static void win_lock(vstate *v, const trace_action *a, ventry *w) {
+  if (!in_range(v, a->peer))
+    return;
+  ventry *l = vt_get(&v->ranks[a->rank].locks, a->win, a->peer, 0, 1);
+  int lock = a->op == TRACE_WIN_LOCK;
+  if (lock && (l->n[0] || (w->n[1] & W_LOCK_ALL)))
+    verror(v, "%s:%ld: win_lock of target %d on window %d, which this rank holds already (%s): '%s'", a->file,
+           a->line, a->peer, a->win, l->n[0] ? "win_lock" : "win_lock_all", a->text);
+  else if (!lock && !l->n[0])
+    verror(v, "%s:%ld: win_unlock of target %d on window %d, which this rank has not locked: '%s'", a->file,
+           a->line, a->peer, a->win, a->text);
+  l->n[0] = lock;
+  if (lock) {
+    l->file[0] = a->file;
+    l->line[0] = a->line;
+  }
+}
+
+/* The epochs that open and close with one call (lock_all, start, post), and their check. */
+static void win_epoch(vstate *v, const trace_action *a, ventry *w, int bit, int open) {
+  static const char *const name[] = {"", "win_lock_all", "win_start", "", "win_post"};
+  if (open && (w->n[1] & bit))
+    verror(v, "%s:%ld: %s on window %d while its %s epoch is still open: '%s'", a->file, a->line,
+           trace_op_name(a->op), a->win, name[bit], a->text);
+  else if (!open && !(w->n[1] & bit))
+    verror(v, "%s:%ld: %s on window %d without a %s before it: '%s'", a->file, a->line, trace_op_name(a->op),
+           a->win, name[bit], a->text);
+  w->n[1] = open ? w->n[1] | bit : w->n[1] & ~bit; /* (the group's members: validate_action) */
+}
+
+__attribute__((noinline)) static void rma(vstate *v, const trace_action *a) {
+  if (a->op >= TRACE_WIN_CREATE && a->op <= TRACE_WIN_CREATE_DYNAMIC) {
+    win_create(v, a);
+    return;
+  }
+  ventry *w = live_window(v, a);
+  if (!w)
+    return;
+  switch (a->op) {
+  case TRACE_WIN_FREE: win_free(v, a, w); break;
+  case TRACE_WIN_LOCK: case TRACE_WIN_UNLOCK: win_lock(v, a, w); break;
+  case TRACE_WIN_LOCK_ALL: case TRACE_WIN_UNLOCK_ALL: win_epoch(v, a, w, W_LOCK_ALL, a->op == TRACE_WIN_LOCK_ALL); break;
+  case TRACE_WIN_START: case TRACE_WIN_COMPLETE: win_epoch(v, a, w, W_START, a->op == TRACE_WIN_START); break;
+  case TRACE_WIN_POST: case TRACE_WIN_WAIT: win_epoch(v, a, w, W_POST, a->op == TRACE_WIN_POST); break;
+  case TRACE_WIN_FENCE: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL: case TRACE_WIN_FLUSH_ALL: case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_SYNC: break;
+  default: rma_op(v, a); break;
+  }
+}
+
+/* A non-blocking collective makes a request named (me, me, -K), K counting such lines. */
+static void nbc_request(vstate *v, const trace_action *a) {
+  if (a->nbc)
+    start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
 }
 
 /* The action alone (validate_action: the replay makes the same checks), then what the
@@ -389,7 +515,10 @@ static void check_action(vstate *v, const trace_action *a) {
   case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN: case TRACE_REDUCESCATTER:
   case TRACE_BARRIER: case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER:
   case TRACE_ALLGATHERV: collective(v, a, 0); break;
-  default: break;
+  default:
+    if (a->win)
+      rma(v, a);
+    break;
   }
 }
 
@@ -429,9 +558,28 @@ static void check_requests(vstate *v, int rank) {
   free(s);
 }
 
+/* Locks and epochs still open when the rank's trace ends (the replay does not wait for
+ * them: their operations were waited for, or are, by the end of trace). */
+static void check_windows(vstate *v, int rank) {
+  size_t n;
+  ventry **s = vt_sorted(&v->ranks[rank].locks, &n);
+  for (size_t i = 0; i < n; i++)
+    if (s[i]->n[0])
+      vwarn(v, "%s:%ld: rank %d never unlocks target %d of window %d", s[i]->file[0], s[i]->line[0], rank,
+            s[i]->dst, s[i]->src);
+  free(s);
+  s = vt_sorted(&v->ranks[rank].wins, &n);
+  for (size_t i = 0; i < n; i++)
+    if (s[i]->n[0] && s[i]->n[1])
+      vwarn(v, "%s:%ld: rank %d ends its trace with a %s epoch open on window %d", s[i]->file[0], s[i]->line[0],
+            rank, s[i]->n[1] & W_LOCK_ALL ? "win_lock_all" : s[i]->n[1] & W_START ? "win_start" : "win_post",
+            s[i]->src);
+  free(s);
+}
+
 static void check_collectives(vstate *v, int rank) {
   const vrank *r = &v->ranks[rank], *r0 = &v->ranks[0];
-  for (int op = 0; op < TRACE_NOPS; op++)
+  for (int op = 0; op <= TRACE_EXSCAN; op++)
     if (r->ncoll[op] != r0->ncoll[op]) {
       verror(v, "rank %d calls %s %llu time(s) but rank 0 calls it %llu time(s)", rank,
              trace_op_name((trace_op)op), (unsigned long long)r->ncoll[op],
@@ -469,6 +617,7 @@ static void finish(vstate *v) {
     if (!v->ranks[i].actions)
       vwarn(v, "rank %d has no action", i);
     check_requests(v, i);
+    check_windows(v, i);
     if (i > 0)
       check_collectives(v, i);
   }
@@ -494,8 +643,11 @@ int validate_traces(trace_set *t, int np, FILE *out, char *err, size_t errlen) {
       check_action(&v, &a);
   }
   finish(&v);
-  for (int i = 0; i < np; i++)
+  for (int i = 0; i < np; i++) {
     free(v.ranks[i].reqs.e);
+    free(v.ranks[i].wins.e);
+    free(v.ranks[i].locks.e);
+  }
   free(v.ranks);
   free(v.msgs.e);
   return v.errors ? -1 : 0;

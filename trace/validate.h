@@ -32,7 +32,8 @@ int validate_traces(trace_set *t, int np, FILE *out, char *err, size_t errlen);
 /* The checks of one action on its own, the same for --validate and for every action a
  * replay reads (one validation path): a peer or a root out of [0, np), a negative count
  * (a receive's is allowed: probe first), a count above VALIDATE_MAX_COUNT, a non-finite or
- * negative amount (compute, sleep, reduce-like collectives). Returns 0, or -1 with
+ * negative amount (compute, sleep, reduce-like collectives); one-sided lines: a TARGET or a
+ * group member out of range, a negative size. Returns 0, or -1 with
  * "FILE:LINE: message: 'TEXT'" in err. */
 static inline int validate_action(const trace_action *a, int np, char *err, size_t errlen);
 
@@ -46,7 +47,7 @@ int validate_action_all(const trace_action *a, int np, char *err, size_t errlen)
 
 #define VALIDATE_BIT(op) (UINT64_C(1) << (op))
 static inline int validate_action(const trace_action *a, int np, char *err, size_t errlen) {
-  const uint64_t bit = VALIDATE_BIT(a->op);
+  const uint64_t bit = (unsigned)a->op < 64 ? VALIDATE_BIT(a->op) : 0; /* (the ops past 63: one-sided) */
   if (bit & (VALIDATE_BIT(TRACE_SEND) | VALIDATE_BIT(TRACE_ISEND) | VALIDATE_BIT(TRACE_RECV) |
              VALIDATE_BIT(TRACE_IRECV))) {
     if ((unsigned)a->peer < (unsigned)np && (uint64_t)a->count <= (uint64_t)VALIDATE_MAX_COUNT)

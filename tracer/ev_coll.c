@@ -33,13 +33,13 @@ static struct tt_comm *begin(struct tt_call *c, MPI_Comm comm, const char *actio
     return NULL;
   }
   char name[40];
-  snprintf(name, sizeof name, "%s%s", nbc && !tt.simgrid ? "i" : "", action);
+  snprintf(name, sizeof name, "%s%s", nbc && !tt.simgrid ? TRACE_KW_NBC : "", action);
   if (nbc && tt.simgrid)
     tt_approximated(c);
   if (k->is_world) {
     tt_ln(c, name);
   } else {
-    tt_ln(c, "comm");
+    tt_ln(c, TRACE_KW_COMM);
     tt_out_int(k->id);
     tt_out_str(name);
   }
@@ -77,12 +77,12 @@ static long long vsum(const struct tt_comm *k, const int *counts, MPI_Datatype d
 
 /* ---- the shapes, shared by blocking and non-blocking forms ----------------------------- */
 static void barrier(struct tt_call *c, MPI_Comm comm, MPI_Request *rq) {
-  if (begin(c, comm, "barrier", rq != NULL))
+  if (begin(c, comm, TT_KW(BARRIER), rq != NULL))
     end(c, rq);
 }
 
 static void bcast(struct tt_call *c, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "bcast", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(BCAST), rq != NULL);
   if (!k)
     return;
   tt_out_int(tt_bytes(count, dt));
@@ -116,7 +116,7 @@ static void all_block(struct tt_call *c, const char *action, int rcount, MPI_Dat
 
 static void alltoallv(struct tt_call *c, int in_place, const int *sc, MPI_Datatype st,
                       const int *rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "alltoallv", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(ALLTOALLV), rq != NULL);
   if (!k)
     return;
   if (in_place) {
@@ -147,7 +147,7 @@ static void rooted(struct tt_call *c, const char *action, int is_gather, int sco
 
 static void gatherv(struct tt_call *c, int scount, MPI_Datatype st, const int *rc, MPI_Datatype rt,
                     int root, MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "gatherv", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(GATHERV), rq != NULL);
   if (!k)
     return;
   int at_root = k->me == root;
@@ -159,7 +159,7 @@ static void gatherv(struct tt_call *c, int scount, MPI_Datatype st, const int *r
 
 static void scatterv(struct tt_call *c, const int *sc, MPI_Datatype st, int rcount, MPI_Datatype rt,
                      int root, MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "scatterv", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(SCATTERV), rq != NULL);
   if (!k)
     return;
   int at_root = k->me == root;
@@ -170,7 +170,7 @@ static void scatterv(struct tt_call *c, const int *sc, MPI_Datatype st, int rcou
 }
 
 static void allgatherv(struct tt_call *c, const int *rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "allgatherv", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(ALLGATHERV), rq != NULL);
   if (!k)
     return;
   tt_out_int(tt_bytes(rc[k->me], rt));
@@ -181,7 +181,7 @@ static void allgatherv(struct tt_call *c, const int *rc, MPI_Datatype rt, MPI_Co
 /* reduce_scatter (rc) and reduce_scatter_block (rc NULL: every block is rcount) */
 static void reducescatter(struct tt_call *c, const int *rc, int rcount, MPI_Datatype dt,
                           MPI_Comm comm, MPI_Request *rq) {
-  struct tt_comm *k = begin(c, comm, "reducescatter", rq != NULL);
+  struct tt_comm *k = begin(c, comm, TT_KW(REDUCESCATTER), rq != NULL);
   if (!k)
     return;
   long long b = tt_bytes(rcount, dt);
@@ -205,27 +205,27 @@ void tt_post_Bcast(struct tt_call *c, void *buffer, int count, MPI_Datatype data
 
 void tt_post_Reduce(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "reduce", count, datatype, root, comm, NULL);
+  reduce(c, TT_KW(REDUCE), count, datatype, root, comm, NULL);
 }
 
 void tt_post_Allreduce(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "allreduce", count, datatype, -1, comm, NULL);
+  reduce(c, TT_KW(ALLREDUCE), count, datatype, -1, comm, NULL);
 }
 
 void tt_post_Scan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "scan", count, datatype, -1, comm, NULL);
+  reduce(c, TT_KW(SCAN), count, datatype, -1, comm, NULL);
 }
 
 void tt_post_Exscan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "exscan", count, datatype, -1, comm, NULL);
+  reduce(c, TT_KW(EXSCAN), count, datatype, -1, comm, NULL);
 }
 
 void tt_post_Alltoall(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf, (void)sendcount, (void)sendtype, (void)recvbuf;
-  all_block(c, "alltoall", recvcount, recvtype, comm, NULL);
+  all_block(c, TT_KW(ALLTOALL), recvcount, recvtype, comm, NULL);
 }
 
 void tt_post_Alltoallv(struct tt_call *c, const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -235,7 +235,7 @@ void tt_post_Alltoallv(struct tt_call *c, const void *sendbuf, const int sendcou
 
 void tt_post_Gather(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf;
-  rooted(c, "gather", 1, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
+  rooted(c, TT_KW(GATHER), 1, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
 }
 
 void tt_post_Gatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -245,7 +245,7 @@ void tt_post_Gatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI_
 
 void tt_post_Scatter(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   (void)sendbuf, (void)recvbuf;
-  rooted(c, "scatter", 0, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
+  rooted(c, TT_KW(SCATTER), 0, sendcount, sendtype, recvcount, recvtype, root, comm, NULL);
 }
 
 void tt_post_Scatterv(struct tt_call *c, const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -255,7 +255,7 @@ void tt_post_Scatterv(struct tt_call *c, const void *sendbuf, const int sendcoun
 
 void tt_post_Allgather(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   (void)sendbuf, (void)sendcount, (void)sendtype, (void)recvbuf;
-  all_block(c, "allgather", recvcount, recvtype, comm, NULL);
+  all_block(c, TT_KW(ALLGATHER), recvcount, recvtype, comm, NULL);
 }
 
 void tt_post_Allgatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -283,27 +283,27 @@ void tt_post_Ibcast(struct tt_call *c, void *buffer, int count, MPI_Datatype dat
 
 void tt_post_Ireduce(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "reduce", count, datatype, root, comm, request);
+  reduce(c, TT_KW(REDUCE), count, datatype, root, comm, request);
 }
 
 void tt_post_Iallreduce(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "allreduce", count, datatype, -1, comm, request);
+  reduce(c, TT_KW(ALLREDUCE), count, datatype, -1, comm, request);
 }
 
 void tt_post_Iscan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "scan", count, datatype, -1, comm, request);
+  reduce(c, TT_KW(SCAN), count, datatype, -1, comm, request);
 }
 
 void tt_post_Iexscan(struct tt_call *c, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf, (void)op;
-  reduce(c, "exscan", count, datatype, -1, comm, request);
+  reduce(c, TT_KW(EXSCAN), count, datatype, -1, comm, request);
 }
 
 void tt_post_Ialltoall(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)sendcount, (void)sendtype, (void)recvbuf;
-  all_block(c, "alltoall", recvcount, recvtype, comm, request);
+  all_block(c, TT_KW(ALLTOALL), recvcount, recvtype, comm, request);
 }
 
 void tt_post_Ialltoallv(struct tt_call *c, const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
@@ -313,7 +313,7 @@ void tt_post_Ialltoallv(struct tt_call *c, const void *sendbuf, const int sendco
 
 void tt_post_Igather(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf;
-  rooted(c, "gather", 1, sendcount, sendtype, recvcount, recvtype, root, comm, request);
+  rooted(c, TT_KW(GATHER), 1, sendcount, sendtype, recvcount, recvtype, root, comm, request);
 }
 
 void tt_post_Igatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
@@ -323,7 +323,7 @@ void tt_post_Igatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI
 
 void tt_post_Iscatter(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)recvbuf;
-  rooted(c, "scatter", 0, sendcount, sendtype, recvcount, recvtype, root, comm, request);
+  rooted(c, TT_KW(SCATTER), 0, sendcount, sendtype, recvcount, recvtype, root, comm, request);
 }
 
 void tt_post_Iscatterv(struct tt_call *c, const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
@@ -333,7 +333,7 @@ void tt_post_Iscatterv(struct tt_call *c, const void *sendbuf, const int sendcou
 
 void tt_post_Iallgather(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   (void)sendbuf, (void)sendcount, (void)sendtype, (void)recvbuf;
-  all_block(c, "allgather", recvcount, recvtype, comm, request);
+  all_block(c, TT_KW(ALLGATHER), recvcount, recvtype, comm, request);
 }
 
 void tt_post_Iallgatherv(struct tt_call *c, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {

@@ -12,7 +12,7 @@
 #include "tt_comm.h"
 #include "tt_out.h"
 
-static void new_line(struct tt_call *c, const char *action, int simgrid_knows, MPI_Comm newcomm) {
+void tt_comm_line(struct tt_call *c, const char *action, int simgrid_knows, MPI_Comm newcomm) {
   struct tt_comm *k = newcomm == MPI_COMM_NULL ? NULL : tt_comm_register(newcomm);
   if (tt.simgrid && simgrid_knows) {
     tt_ln(c, action);
@@ -28,37 +28,37 @@ static void new_line(struct tt_call *c, const char *action, int simgrid_knows, M
 
 void tt_post_Comm_split(struct tt_call *c, MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   (void)comm, (void)color, (void)key;
-  new_line(c, "comm_split", 1, *newcomm);
+  tt_comm_line(c, TT_KW(COMM_SPLIT), 1, *newcomm);
 }
 
 void tt_post_Comm_dup(struct tt_call *c, MPI_Comm comm, MPI_Comm *newcomm) {
   (void)comm;
-  new_line(c, "comm_dup", 1, *newcomm);
+  tt_comm_line(c, TT_KW(COMM_DUP), 1, *newcomm);
 }
 
 void tt_post_Comm_create(struct tt_call *c, MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   (void)comm, (void)group;
-  new_line(c, "comm_create", 0, *newcomm);
+  tt_comm_line(c, TT_KW(COMM_CREATE), 0, *newcomm);
 }
 
 void tt_post_Comm_split_type(struct tt_call *c, MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
   (void)comm, (void)split_type, (void)key, (void)info;
-  new_line(c, "comm_split", 1, *newcomm);
+  tt_comm_line(c, TT_KW(COMM_SPLIT), 1, *newcomm);
 }
 
 void tt_post_Comm_create_group(struct tt_call *c, MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
   (void)comm, (void)group, (void)tag;
-  new_line(c, "comm_create", 0, *newcomm);
+  tt_comm_line(c, TT_KW(COMM_CREATE), 0, *newcomm);
 }
 
 void tt_post_Cart_create(struct tt_call *c, MPI_Comm old_comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart) {
   (void)old_comm, (void)ndims, (void)dims, (void)periods, (void)reorder;
-  new_line(c, "comm_create", 0, *comm_cart);
+  tt_comm_line(c, TT_KW(COMM_CREATE), 0, *comm_cart);
 }
 
 void tt_post_Cart_sub(struct tt_call *c, MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
   (void)comm, (void)remain_dims;
-  new_line(c, "comm_split", 1, *new_comm);
+  tt_comm_line(c, TT_KW(COMM_SPLIT), 1, *new_comm);
 }
 
 void tt_pre_Comm_free(struct tt_call *c, MPI_Comm *comm) {

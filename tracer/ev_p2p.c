@@ -42,7 +42,7 @@ static void send_line(struct tt_call *c, const char *action, int count, MPI_Data
 
 void tt_post_Send(struct tt_call *c, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   (void)buf;
-  send_line(c, "send", count, datatype, dest, tag, comm);
+  send_line(c, TT_KW(SEND), count, datatype, dest, tag, comm);
 }
 void tt_post_Ssend(struct tt_call *c, const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   tt_post_Send(c, buf, count, datatype, dest, tag, comm);
@@ -56,7 +56,7 @@ void tt_post_Rsend(struct tt_call *c, const void *buf, int count, MPI_Datatype d
 
 /* Write an isend/irecv line for r (already filled) and store it. */
 static void post_line(struct tt_call *c, struct tt_req *r) {
-  tt_ln(c, r->kind == TT_RQ_SEND ? "isend" : "irecv");
+  tt_ln(c, r->kind == TT_RQ_SEND ? TT_KW(ISEND) : TT_KW(IRECV));
   if (r->kind == TT_RQ_SEND) {
     tt_out_int(r->dst);
     tt_out_int(r->tag);
@@ -129,7 +129,7 @@ void tt_post_Irecv(struct tt_call *c, void *buf, int count, MPI_Datatype datatyp
 static void recv_line(struct tt_call *c, struct tt_comm *k, long long bytes, int source, int tag, const MPI_Status *st) {
   if (source == MPI_PROC_NULL)
     return;
-  tt_ln(c, "recv");
+  tt_ln(c, TT_KW(RECV));
   tt_out_int(tt_comm_world(k, source == MPI_ANY_SOURCE ? st->MPI_SOURCE : source));
   tt_out_int(tag == MPI_ANY_TAG ? st->MPI_TAG : tag);
   tt_out_int(bytes);
@@ -151,7 +151,7 @@ static void sendrecv(struct tt_call *c, long long sb, int dest, int stag, long l
     return;
   if (source == MPI_PROC_NULL || dest == MPI_PROC_NULL) {
     if (dest != MPI_PROC_NULL)
-      send_line(c, "send", (int)sb, MPI_BYTE, dest, stag, comm);
+      send_line(c, TT_KW(SEND), (int)sb, MPI_BYTE, dest, stag, comm);
     recv_line(c, k, rb, source, rtag, st);
     return;
   }
@@ -159,7 +159,7 @@ static void sendrecv(struct tt_call *c, long long sb, int dest, int stag, long l
   int s = tt_comm_world(k, source == MPI_ANY_SOURCE ? st->MPI_SOURCE : source);
   int t = rtag == MPI_ANY_TAG ? st->MPI_TAG : rtag;
   if (stag == 0 && t == 0) {
-    tt_ln(c, "sendRecv");
+    tt_ln(c, TT_KW(SENDRECV));
     long long v[] = {sb, d, rb, s, DT_BYTE_ID, DT_BYTE_ID};
     for (int i = 0; i < 6; i++)
       tt_out_int(v[i]);
@@ -167,7 +167,7 @@ static void sendrecv(struct tt_call *c, long long sb, int dest, int stag, long l
     return;
   }
   long long lines[4][4] = {{d, stag, sb}, {s, t, rb}, {tt.rank, d, stag}, {s, tt.rank, t}};
-  const char *act[4] = {"isend", "irecv", "wait", "wait"};
+  const char *act[4] = {TT_KW(ISEND), TT_KW(IRECV), TT_KW(WAIT), TT_KW(WAIT)};
   for (int i = 0; i < 4; i++) {
     tt_ln(c, act[i]);
     for (int j = 0; j < 3; j++)
@@ -196,7 +196,7 @@ void tt_post_Probe(struct tt_call *c, int source, int tag, MPI_Comm comm, MPI_St
     return;
   if (tt.simgrid)
     tt_unexpressed(c);
-  tt_ln_ext(c, "probe");
+  tt_ln_ext(c, TT_KW(PROBE));
   tt_out_int(tt_comm_world(k, status->MPI_SOURCE));
   tt_out_int(status->MPI_TAG);
   tt_out_end();
@@ -208,7 +208,7 @@ void tt_post_Iprobe(struct tt_call *c, int source, int tag, MPI_Comm comm, int *
     return;
   if (tt.simgrid)
     tt_unexpressed(c);
-  tt_ln_ext(c, "iprobe");
+  tt_ln_ext(c, TT_KW(IPROBE));
   tt_out_int(source == MPI_ANY_SOURCE ? (*flag ? tt_comm_world(k, status->MPI_SOURCE) : -555)
                                       : tt_comm_world(k, source));
   tt_out_int(tag == MPI_ANY_TAG ? (*flag ? status->MPI_TAG : -444) : tag);

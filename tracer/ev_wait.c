@@ -8,8 +8,11 @@
  * one `waitall`; one that completes only some is written as one `wait` per request (a
  * `waitall` would make the replay wait for the others too early, possibly forever).
  * A test that completes nothing is written as one `test` on the first pending request
- * given (SimGrid's replay models the polling cost per test line). Requests the tracer does
+ * given (SimGrid's replay models the polling cost per test line); in tir mode test lines end
+ * with a FLAG, 0 for such a poll, 1 for a completion. Requests the tracer does
  * not know (MPI_REQUEST_NULL, from unexpressed calls) write nothing. */
+#include <string.h>
+
 #include "tt.h"
 #include "tt_out.h"
 #include "tt_req.h"
@@ -21,9 +24,13 @@ static void save(struct tt_call *c, int n, const MPI_Request *reqs) {
   c->nsaved = n;
 }
 
-static void key_line(struct tt_call *c, const char *action, struct tt_req *r) {
+/* `ACTION S D T`; a test gets its FLAG (tir mode: 0 a poll that completed nothing, 1 the
+ * completion), by which the replay tells a polling loop (tir/polling, doc/model.md). */
+static void key_line(struct tt_call *c, const char *action, struct tt_req *r, int flag) {
   tt_ln(c, action);
   tt_req_key(r);
+  if (!tt.simgrid && !strcmp(action, TT_KW(TEST)))
+    tt_out_int(flag);
   tt_out_end();
 }
 
@@ -53,7 +60,7 @@ static void complete(struct tt_call *c, MPI_Request h, const MPI_Status *st, con
   }
   tt_req_resolve(r, st);
   if (r->stored)
-    key_line(c, action, r);
+    key_line(c, action, r, 1);
   if (r->persistent)
     tt_req_set_active(r, 0);
   else
@@ -66,13 +73,13 @@ static void poll_line(struct tt_call *c, int n) {
   for (int i = 0; i < n; i++) {
     struct tt_req *r = tt_req_find(s[i]);
     if (r && r->active && r->stored) {
-      key_line(c, "test", r);
+      key_line(c, TT_KW(TEST), r, 0);
       return;
     }
   }
 }
 
-static int index_of(struct tt_call *c, int idx) { return c->fortran ? idx - 1 : idx; }
+static int index_of(struct tt_call *c, int idx) { return idx - c->base; }
 
 void tt_pre_Wait(struct tt_call *c, MPI_Request *request, MPI_Status *status) {
   (void)status;
@@ -80,7 +87,7 @@ void tt_pre_Wait(struct tt_call *c, MPI_Request *request, MPI_Status *status) {
 }
 void tt_post_Wait(struct tt_call *c, MPI_Request *request, MPI_Status *status) {
   (void)request;
-  complete(c, tt_saved(1)[0], status, "wait");
+  complete(c, tt_saved(1)[0], status, TT_KW(WAIT));
 }
 
 void tt_pre_Waitall(struct tt_call *c, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
@@ -102,7 +109,7 @@ void tt_post_Waitall(struct tt_call *c, int count, MPI_Request array_of_requests
   }
   if (n < 2 || n != tt_req_stored()) {
     for (int i = 0; i < count; i++)
-      complete(c, s[i], &array_of_statuses[i], "wait");
+      complete(c, s[i], &array_of_statuses[i], TT_KW(WAIT));
     return;
   }
   for (int i = 0; i < count; i++) {
@@ -110,7 +117,7 @@ void tt_post_Waitall(struct tt_call *c, int count, MPI_Request array_of_requests
     if (r)
       tt_req_resolve(r, &array_of_statuses[i]);
   }
-  tt_ln(c, "waitall");
+  tt_ln(c, TT_KW(WAITALL));
   tt_out_end();
   for (int i = 0; i < count; i++) {
     struct tt_req *r = tt_req_find(s[i]);
@@ -130,7 +137,7 @@ void tt_post_Waitany(struct tt_call *c, int count, MPI_Request array_of_requests
   (void)array_of_requests;
   int i = *index == MPI_UNDEFINED ? -1 : index_of(c, *index);
   if (i >= 0 && i < count)
-    complete(c, tt_saved(count)[i], status, "wait");
+    complete(c, tt_saved(count)[i], status, TT_KW(WAIT));
 }
 
 /* waitsome and testsome: each completed request */
@@ -158,7 +165,7 @@ void tt_pre_Waitsome(struct tt_call *c, int incount, MPI_Request array_of_reques
 }
 void tt_post_Waitsome(struct tt_call *c, int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
   (void)array_of_requests;
-  some(c, incount, outcount, array_of_indices, array_of_statuses, "wait");
+  some(c, incount, outcount, array_of_indices, array_of_statuses, TT_KW(WAIT));
 }
 
 void tt_pre_Test(struct tt_call *c, MPI_Request *request, int *flag, MPI_Status *status) {
@@ -169,7 +176,7 @@ void tt_pre_Test(struct tt_call *c, MPI_Request *request, int *flag, MPI_Status 
 void tt_post_Test(struct tt_call *c, MPI_Request *request, int *flag, MPI_Status *status) {
   (void)request;
   if (*flag)
-    complete(c, tt_saved(1)[0], status, "test");
+    complete(c, tt_saved(1)[0], status, TT_KW(TEST));
   else
     poll_line(c, 1);
 }
@@ -187,7 +194,7 @@ void tt_post_Testall(struct tt_call *c, int count, MPI_Request array_of_requests
   }
   MPI_Request *s = tt_saved(count);
   for (int i = 0; i < count; i++)
-    complete(c, s[i], &array_of_statuses[i], "test");
+    complete(c, s[i], &array_of_statuses[i], TT_KW(TEST));
 }
 
 void tt_pre_Testany(struct tt_call *c, int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status) {
@@ -200,7 +207,7 @@ void tt_post_Testany(struct tt_call *c, int count, MPI_Request array_of_requests
   (void)array_of_requests;
   int i = *index == MPI_UNDEFINED ? -1 : index_of(c, *index);
   if (*flag && i >= 0 && i < count)
-    complete(c, tt_saved(count)[i], status, "test");
+    complete(c, tt_saved(count)[i], status, TT_KW(TEST));
   else if (!*flag)
     poll_line(c, count);
 }
@@ -213,7 +220,7 @@ void tt_pre_Testsome(struct tt_call *c, int incount, MPI_Request array_of_reques
 }
 void tt_post_Testsome(struct tt_call *c, int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]) {
   (void)array_of_requests;
-  some(c, incount, outcount, array_of_indices, array_of_statuses, "test");
+  some(c, incount, outcount, array_of_indices, array_of_statuses, TT_KW(TEST));
 }
 
 /* MPI_Request_free: the operation goes on, but nothing will wait for it; forget it. */

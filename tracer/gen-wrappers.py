@@ -10,16 +10,21 @@ call this script writes
   * the Fortran wrapper mpi_name_ (aliased as mpi_name__, mpi_name, MPI_NAME): the same, but
     the real call is the MPI library's own Fortran binding pmpi_name_ (found with dlsym, so
     that the library keeps doing the Fortran-specific work: MPI_IN_PLACE, MPI_BOTTOM,
-    status conversion) and the hooks get C arguments converted with the MPI_*_f2c calls.
+    status conversion) and the hooks get C arguments converted with the MPI_*_f2c calls;
+  * the Fortran 2008 wrapper mpi_name_f08_ (`use mpi_f08`): the same with the library's
+    f08 binding (tt_f08sym), an optional IERROR (a null pointer when absent) and statuses
+    that already have the C layout (TYPE(MPI_Status) is the C struct in Open MPI and MPICH).
+    MPICH's f08 bindings with a choice buffer (mpi_send_f08ts_) call the C MPI_Send, which
+    the C wrapper records: those are generated for Open MPI only (TT_F08_CHOICE, tt.h).
 The hooks are written by hand (ev_*.c); the generated header declares them, so a hook whose
-signature drifts from the table fails to compile. The output is committed (tracer/wrappers-gen.*)
-so that building needs no Python; test/mpi/check-generated.sh checks it is up to date.
+signature drifts from the table fails to compile. make runs this script whenever the table or
+the script changes (tracer/tracer.am); the output is not in git, only in release tarballs.
 """
 import re
 import sys
 
 HANDLE_F2C = {"MPI_Datatype": "Type", "MPI_Comm": "Comm", "MPI_Op": "Op",
-              "MPI_Group": "Group", "MPI_Info": "Info"}
+              "MPI_Group": "Group", "MPI_Info": "Info", "MPI_Win": "Win"}
 
 
 class Param:
@@ -53,6 +58,10 @@ class Param:
             return "statarr" if a else "statp"
         if t.startswith("MPI_Comm") and "*" in t:
             return "commp"
+        if t.startswith("MPI_Win") and "*" in t:
+            return "winp"
+        if t == "MPI_Aint" and not a:
+            return "aint"
         return "other"
 
 
@@ -70,6 +79,10 @@ class Call:
         for p in self.params:
             if self.kind == "ev" and p.kind == "other":
                 sys.exit("%s:%d: no Fortran conversion for '%s'" % (path, lineno, p.decl))
+
+    def has_choice(self):
+        """A choice buffer (TYPE(*) in Fortran 2008; baseptr is a TYPE(C_PTR))."""
+        return any(p.kind == "buf" and p.name != "baseptr" for p in self.params)
 
     def count_param(self):
         """Name of the parameter giving the length of request/status arrays."""
@@ -102,7 +115,7 @@ def c_wrapper(call):
     n, args = call.name, c_args(call)
     out = ["int MPI_%s(%s)" % (n, c_decl(call)), "{", "  struct tt_call c;"]
     mode = {"ev": "TT_EV", "local": "TT_LOCAL", "unsup": "TT_UNSUP"}[call.kind]
-    out.append("  if (!tt_enter(&c, TT_FN_%s, %s, TT_SITE(), 0))" % (n, mode))
+    out.append("  if (!tt_enter(&c, TT_FN_%s, %s, TT_SITE(), TT_C))" % (n, mode))
     out.append("    return PMPI_%s(%s);" % (n, args))
     if call.kind == "ev":
         for p in call.params:
@@ -127,10 +140,12 @@ def c_wrapper(call):
 def f_param_decl(p, passthrough):
     if passthrough or p.kind == "buf":
         return "void *%s" % p.name
+    if p.kind == "aint":  # INTEGER(KIND=MPI_ADDRESS_KIND)
+        return "MPI_Aint *%s" % p.name
     return "MPI_Fint *%s" % p.name
 
 
-def f_locals(call):
+def f_locals(call, f08=False):
     """Declarations and pre-call conversions of the C view of each argument."""
     out = []
     cnt = "(int)*" + call.count_param() if call.count_param() != "0" else "0"
@@ -146,6 +161,16 @@ def f_locals(call):
             out.append("  MPI_Request *c_%s = tt_scratch_request(%s);" % (x, cnt))
             out.append("  for (int i = 0; i < %s; i++)" % cnt)
             out.append("    c_%s[i] = PMPI_Request_f2c(%s[i]);" % (x, x))
+        elif k == "statp" and f08:
+            out.append("  MPI_Status fst_%s;" % x)
+            out.append("  if ((void *)%s == TT_F08_STATUS_IGNORE)" % x)
+            out.append("    %s = (MPI_Fint *)&fst_%s;" % (x, x))
+            out.append("  MPI_Status c_%s;" % x)
+            out.append("  memset(&c_%s, 0, sizeof c_%s);" % (x, x))
+        elif k == "statarr" and f08:
+            out.append("  if ((void *)%s == TT_F08_STATUSES_IGNORE)" % x)
+            out.append("    %s = (MPI_Fint *)tt_scratch_status(%s);" % (x, cnt))
+            out.append("  MPI_Status *c_%s = (MPI_Status *)%s;" % (x, x))
         elif k == "statp":
             out.append("  MPI_Fint fst_%s[TT_F_STATUS_SIZE];" % x)
             out.append("  if (%s == MPI_F_STATUS_IGNORE)" % x)
@@ -159,10 +184,13 @@ def f_locals(call):
         elif k == "commp":
             init = "MPI_COMM_NULL" if p.out else "PMPI_Comm_f2c(*%s)" % x
             out.append("  MPI_Comm c_%s = %s;" % (x, init))
+        elif k == "winp":
+            init = "MPI_WIN_NULL" if p.out else "PMPI_Win_f2c(*%s)" % x
+            out.append("  MPI_Win c_%s = %s;" % (x, init))
     return out
 
 
-def f_post_convert(call):
+def f_post_convert(call, f08=False):
     """Conversions of the outputs, after the Fortran call."""
     out = []
     cnt = "(int)*" + call.count_param() if call.count_param() != "0" else "0"
@@ -172,9 +200,13 @@ def f_post_convert(call):
             out.append("    c_%s = PMPI_Request_f2c(*%s);" % (x, x))
         elif k == "commp" and p.out:
             out.append("    c_%s = PMPI_Comm_f2c(*%s);" % (x, x))
+        elif k == "statp" and f08:
+            out.append("    memcpy(&c_%s, %s, sizeof c_%s);" % (x, x, x))
+        elif k == "winp" and p.out:
+            out.append("    c_%s = PMPI_Win_f2c(*%s);" % (x, x))
         elif k == "statp":
             out.append("    PMPI_Status_f2c(%s, &c_%s);" % (x, x))
-        elif k == "statarr":
+        elif k == "statarr" and not f08:
             out.append("    for (int i = 0; i < %s; i++)" % cnt)
             out.append("      PMPI_Status_f2c(%s + (size_t)i * TT_F_STATUS_SIZE, &c_%s[i]);" % (x, x))
     return out
@@ -194,8 +226,10 @@ def f_hook_args(call):
             args.append("(int *)" + x)
         elif k in ("handle", "reqarr", "statarr"):
             args.append("c_" + x)
-        elif k in ("reqp", "statp", "commp"):
+        elif k in ("reqp", "statp", "commp", "winp"):
             args.append("&c_" + x)
+        elif k == "aint":
+            args.append("*" + x)
     return ", ".join(args)
 
 
@@ -212,7 +246,7 @@ def f_wrapper(call):
            "    f_%s = (%s)tt_fsym(\"%s\");" % (n, ftype, low),
            "  struct tt_call c;"]
     mode = {"ev": "TT_EV", "local": "TT_LOCAL", "unsup": "TT_UNSUP"}[call.kind]
-    out.append("  if (!tt_enter(&c, TT_FN_%s, %s, TT_SITE(), 1)) {" % (n, mode))
+    out.append("  if (!tt_enter(&c, TT_FN_%s, %s, TT_SITE(), TT_FORTRAN)) {" % (n, mode))
     out += ["    f_%s(%s);" % (n, fargs), "    return;", "  }"]
     if call.kind == "ev":
         out += f_locals(call)
@@ -227,6 +261,40 @@ def f_wrapper(call):
     out += ["  tt_leave(&c);", "}"]
     for alias in ("mpi_%s__" % low, "mpi_%s" % low, "MPI_%s" % n.upper()):
         out.append("void %s(%s) __attribute__((alias(\"mpi_%s_\")));" % (alias, ", ".join(fparams), low))
+    out.append("")
+    return out
+
+
+def f08_wrapper(call):
+    """mpi_name_f08_: the Fortran wrapper's twin for `use mpi_f08` (see the module comment)."""
+    n, low = call.name, call.name.lower()
+    passthrough = call.kind != "ev"
+    fparams = [f_param_decl(p, passthrough) for p in call.params] + ["MPI_Fint *ierr"]
+    fargs = ", ".join([p.name for p in call.params] + ["ierr"])
+    ftype = "tt_f_%s_t" % n
+    out = ["#if TT_F08_CHOICE"] if call.has_choice() else []
+    out += ["static %s f08_%s;" % (ftype, n),
+            "void mpi_%s_f08_(%s)" % (low, ", ".join(fparams)), "{",
+            "  if (!f08_%s)" % n,
+            "    f08_%s = (%s)tt_f08sym(\"%s\");" % (n, ftype, low),
+            "  struct tt_call c;"]
+    mode = {"ev": "TT_EV", "local": "TT_LOCAL", "unsup": "TT_UNSUP"}[call.kind]
+    out.append("  if (!tt_enter(&c, TT_FN_%s, %s, TT_SITE(), TT_F08)) {" % (n, mode))
+    out += ["    f08_%s(%s);" % (n, fargs), "    return;", "  }"]
+    if call.kind != "ev":
+        out += ["  f08_%s(%s);" % (n, fargs), "  tt_leave(&c);", "}"]
+    else:
+        out.append("  MPI_Fint e = MPI_SUCCESS;")
+        out += f_locals(call, True)
+        if call.pre:
+            out.append("  tt_pre_%s(&c, %s);" % (n, f_hook_args(call)))
+        out.append("  f08_%s(%s);" % (n, ", ".join([p.name for p in call.params] + ["&e"])))
+        out.append("  if (e == MPI_SUCCESS) {")
+        out += f_post_convert(call, True)
+        out.append("    tt_post_%s(&c, %s);" % (n, f_hook_args(call)))
+        out += ["  }", "  if (ierr)", "    *ierr = e;", "  tt_leave(&c);", "}"]
+    if call.has_choice():
+        out.append("#endif")
     out.append("")
     return out
 
@@ -271,6 +339,9 @@ def source(calls):
     out += ["/* ================================================== Fortran */", ""]
     for c in calls:
         out += f_wrapper(c)
+    out += ["/* ======================================== Fortran 2008 (use mpi_f08) */", ""]
+    for c in calls:
+        out += f08_wrapper(c)
     return out
 
 

@@ -22,21 +22,26 @@ static struct tt_comm *find(MPI_Comm comm) {
   return NULL;
 }
 
-/* Fill k's size and member list from comm's group. */
-static void learn(struct tt_comm *k, MPI_Comm comm) {
+int *tt_group_world(MPI_Group g, int *n) {
   if (world_group == MPI_GROUP_NULL)
     PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  PMPI_Group_size(g, n);
+  int *ranks = x_malloc((size_t)(*n ? *n : 1) * sizeof *ranks);
+  int *world = x_malloc((size_t)(*n ? *n : 1) * sizeof *world);
+  for (int i = 0; i < *n; i++)
+    ranks[i] = i;
+  PMPI_Group_translate_ranks(g, *n, ranks, world_group, world);
+  free(ranks);
+  return world;
+}
+
+/* Fill k's size and member list from comm's group. */
+static void learn(struct tt_comm *k, MPI_Comm comm) {
   PMPI_Comm_test_inter(comm, &k->inter);
   MPI_Group g;
   PMPI_Comm_group(comm, &g);
-  PMPI_Group_size(g, &k->size);
-  int *ranks = x_malloc((size_t)k->size * sizeof *ranks);
-  k->world = x_malloc((size_t)k->size * sizeof *k->world);
-  for (int i = 0; i < k->size; i++)
-    ranks[i] = i;
-  PMPI_Group_translate_ranks(g, k->size, ranks, world_group, k->world);
+  k->world = tt_group_world(g, &k->size);
   PMPI_Group_free(&g);
-  free(ranks);
   PMPI_Comm_rank(comm, &k->me);
   k->is_world = k->size == tt.np && !k->inter;
   for (int i = 0; k->is_world && i < k->size; i++)

@@ -31,6 +31,13 @@ struct tt_comm *tt_comm_get(MPI_Comm comm);
 int tt_comm_world(const struct tt_comm *k, int r);
 /* Collective over comm's members: agree on a new id and register comm under it. */
 struct tt_comm *tt_comm_register(MPI_Comm comm);
+/* Collective over newcomm's members (or MPI_COMM_NULL): register it under a new id and
+ * write its creation line `action ID SIZE w0 ..` (ev_comm.c; in --simgrid-compatible mode a
+ * comment unless simgrid_knows, then the argument-less action). */
+struct tt_call;
+void tt_comm_line(struct tt_call *c, const char *action, int simgrid_knows, MPI_Comm newcomm);
+/* The world ranks of g's members, in group order (*n of them; caller frees). */
+int *tt_group_world(MPI_Group g, int *n);
 /* Forget the handle (after MPI_Comm_free); the entry stays readable. */
 void tt_comm_forget(MPI_Comm comm);
 void tt_comm_clear(void);

@@ -3,9 +3,12 @@
  * Invariant: buf holds the stream bytes from position `base` on; everything before `base`
  * has been given to zlib, and it always ends on a line boundary. Holds are kept in stream
  * order (they are created in that order and only removed), so holds[0] bounds the flushable
- * prefix: at most the start of its line. */
+ * prefix: at most the start of its line. After the first failed write (a full disk) the
+ * stream is abandoned: lines are dropped as they are pushed, so memory stays bounded, and
+ * the file keeps what reached the disk before (up to its last sync). */
 #include "tt_out.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,52 +34,32 @@ static struct {
   uint64_t line;         /* stream position of the current line's start */
   struct hold *holds;    /* open holds, in stream order */
   size_t nholds, hcap;   /* count and capacity of holds */
-  double interval;       /* seconds between two syncs to disk */
-  double last_sync;      /* monotonic time of the last sync */
+  double interval;       /* seconds between two syncs to disk (0: after every line) */
   uint64_t lines;        /* lines ended so far */
   int dirty;             /* lines given to buf since the last sync */
-  int stop;              /* asks the sync thread to end */
-  int has_thread;        /* the sync thread runs */
-  pthread_t thread;      /* the sync thread */
+  int err;               /* errno of the first failed write, 0 if none */
   uint64_t total;        /* bytes written by a closed stream (statistics survive close) */
 } w;
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards w (writer vs sync thread) */
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;  /* ends the sync thread's sleep */
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER; /* guards w (writer vs helper thread) */
 
 static void push(void);
+
+/* Record a failed write (the first one only): errno, or EIO when zlib does not set it. */
+static void failed(void) {
+  if (!w.err)
+    w.err = errno ? errno : EIO;
+}
 
 /* Sync everything complete to the file (caller holds mu). */
 static void sync_now(void) {
   if (!w.gz)
     return;
   push();
-  gzflush(w.gz, Z_SYNC_FLUSH);
+  errno = 0;
+  if (!w.err && gzflush(w.gz, Z_SYNC_FLUSH) != Z_OK)
+    failed();
   w.dirty = 0;
-  w.last_sync = now();
-}
-
-static void *sync_main(void *arg) {
-  (void)arg;
-  pthread_mutex_lock(&mu);
-  while (!w.stop) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double t = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + w.interval;
-    ts.tv_sec = (time_t)t;
-    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-    pthread_cond_timedwait(&wake, &mu, &ts);
-    if (!w.stop && w.dirty)
-      sync_now();
-  }
-  pthread_mutex_unlock(&mu);
-  return NULL;
 }
 
 int tt_out_open(const char *path, int level, double flush_interval) {
@@ -90,10 +73,8 @@ int tt_out_open(const char *path, int level, double flush_interval) {
     return -1;
   gzbuffer(w.gz, 256u << 10);
   w.interval = flush_interval;
-  w.last_sync = now();
-  w.stop = 0;
-  if (flush_interval > 0)
-    w.has_thread = pthread_create(&w.thread, NULL, sync_main, NULL) == 0;
+  w.err = 0;
+  w.lines = w.total = 0; /* the statistics of a previous stream */
   return 0;
 }
 
@@ -105,7 +86,9 @@ static void push(void) {
   size_t n = (size_t)(limit - w.base);
   if (!w.gz || n == 0)
     return;
-  gzwrite(w.gz, w.buf, (unsigned)n);
+  errno = 0;
+  if (!w.err && gzwrite(w.gz, w.buf, (unsigned)n) != (int)n)
+    failed(); /* from now on lines are dropped */
   memmove(w.buf, w.buf + n, w.len - n);
   w.len -= n;
   w.base += n;
@@ -116,52 +99,63 @@ static void drop_hold(size_t i) {
   w.nholds--;
 }
 
-/* Stop the sync thread (the caller does not hold mu). */
-static void stop_thread(void) {
-  if (!w.has_thread)
-    return;
-  pthread_mutex_lock(&mu);
-  w.stop = 1;
-  pthread_cond_signal(&wake);
-  pthread_mutex_unlock(&mu);
-  pthread_join(w.thread, NULL);
-  w.has_thread = 0;
-}
-
-int tt_out_close(void) {
+/* Finish the stream: every complete line (holds keep their fallback values), the gzip
+ * trailer; the statistics survive (caller holds mu). */
+static int close_locked(void) {
   if (!w.gz)
-    return 0;
-  stop_thread();
+    return w.err ? -1 : 0;
   w.nholds = 0;
   w.line = w.base + w.len;
   push();
-  int rc = gzclose(w.gz) == Z_OK ? 0 : -1;
+  errno = 0;
+  int rc = gzclose(w.gz);
+  if (rc != Z_OK && !w.err)
+    w.err = rc == Z_ERRNO && errno ? errno : EIO;
   w.gz = NULL;
   free(w.buf);
   free(w.holds);
   uint64_t lines = w.lines, total = w.base + w.len;
+  int err = w.err;
   memset(&w, 0, sizeof w);
   w.lines = lines;
   w.total = total;
+  w.err = err;
+  return err ? -1 : 0;
+}
+
+int tt_out_close(void) {
+  pthread_mutex_lock(&mu);
+  int rc = close_locked();
+  pthread_mutex_unlock(&mu);
   return rc;
 }
 
-int tt_out_emergency_close(void) {
-  if (pthread_mutex_trylock(&mu) != 0)
-    return -1; /* a line was being written (or synced): the file keeps its last sync */
-  w.stop = 1;
-  w.has_thread = 0; /* not joined: it is waiting on mu or will see stop */
-  pthread_cond_signal(&wake);
-  if (w.gz) {
-    w.nholds = 0;
-    w.line = w.base + w.len;
-    push();
-    gzclose(w.gz);
-    w.gz = NULL;
+int tt_out_emergency_close(double wait) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_sec += (time_t)wait;
+  ts.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
   }
+  if (pthread_mutex_timedlock(&mu, &ts) != 0)
+    return -1; /* the line being written never ended: the file keeps its last sync */
+  close_locked();
   pthread_mutex_unlock(&mu);
   return 0;
 }
+
+int tt_out_sync(void) {
+  pthread_mutex_lock(&mu);
+  if (w.dirty)
+    sync_now();
+  int err = w.err;
+  pthread_mutex_unlock(&mu);
+  return err;
+}
+
+int tt_out_error(void) { return w.err; }
 
 /* decimal digits of v, written backwards from end; returns the first character */
 static char *fmt_int(char *end, long long v) {
@@ -217,7 +211,7 @@ void tt_out_end(void) {
   if (w.len >= PUSH_SIZE)
     push();
   w.dirty = 1;
-  if (!w.has_thread && w.interval >= 0 && now() - w.last_sync >= w.interval)
+  if (w.interval <= 0)
     sync_now();
   pthread_mutex_unlock(&mu);
 }

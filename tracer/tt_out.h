@@ -3,17 +3,18 @@
  * Lines are formatted straight into one growing buffer and handed to zlib (or written plain,
  * gzip "transparent" mode, for --no-compress) only as whole lines, so a file cut short always
  * ends on a complete line or on a partial one that the reader drops. The buffer is pushed to
- * the stream when it passes 64 KiB, and synced to disk (Z_SYNC_FLUSH) at most every
- * TIR_FLUSH_INTERVAL seconds of wall time, so a killed rank loses at most that much.
+ * the stream when it passes 64 KiB, and synced to disk (Z_SYNC_FLUSH: everything before is
+ * decompressible, without a gzip trailer) by tt_out_sync, which the tracer's helper thread
+ * calls every TIR_FLUSH_INTERVAL seconds (tt_watch.c), so a killed rank loses at most that
+ * much; with an interval of 0 every line is synced.
  * Holds: a field whose value is not known yet (the source of an MPI_ANY_SOURCE irecv, known
  * when the request completes) is written as a padded placeholder holding its fallback value;
  * nothing from the line of the oldest open hold onwards leaves the buffer until it is
  * patched or released. The buffer is capped (TT_OUT_HOLD_CAP): past it the oldest hold is
  * released with its fallback value.
- * Syncing: a helper thread wakes every flush interval and syncs the lines written since,
- * so an event reaches the disk within about one interval even if the rank then computes
- * for hours and is killed. It shares a mutex with the writer, which holds it from
- * tt_out_begin to tt_out_end (one uncontended lock per line). */
+ * Threads: one mutex guards the writer; the recording thread holds it from tt_out_begin to
+ * tt_out_end (one uncontended lock per line), the helper thread for a sync or a close.
+ * Write errors (a full disk) are recorded, never fatal: tt_out_error tells. */
 #ifndef TT_OUT_H
 #define TT_OUT_H
 
@@ -21,13 +22,20 @@
 
 #define TT_OUT_HOLD_CAP (64u << 20) /* bytes kept in memory for open holds, at most */
 
-/* Open path for writing with zlib level (0: plain text). Returns 0, or -1 with errno set. */
+/* Open path for writing with zlib level (0: plain text); flush_interval 0 syncs after every
+ * line. Returns 0, or -1 with errno set. */
 int tt_out_open(const char *path, int level, double flush_interval);
-/* Finish the stream and close the file (holds keep their fallback values). Returns 0 or -1. */
+/* Finish the stream and close the file (holds keep their fallback values). Returns 0, or
+ * -1 if a write failed (tt_out_error). No-op on a closed stream. */
 int tt_out_close(void);
-/* Close from a crash path (signal handler, atexit): best effort, never blocks; -1 when a
- * line was being written, and then the file ends at the last sync. */
-int tt_out_emergency_close(void);
+/* The same from a crash path (any thread but a signal handler): waits at most `wait`
+ * seconds for a line being written; -1 if it never ended, and then the file ends at its
+ * last sync. */
+int tt_out_emergency_close(double wait);
+/* Sync the lines written since the last sync to the file. Returns tt_out_error(). */
+int tt_out_sync(void);
+/* errno of the first failed write (ENOSPC for a full disk), 0 if none. */
+int tt_out_error(void);
 /* Start a line: "# " if comment, then "RANK ACTION". */
 void tt_out_begin(int rank, const char *action, int comment);
 void tt_out_int(long long v);          /* " V" */

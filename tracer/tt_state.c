@@ -19,9 +19,11 @@
 #include "tt_out.h"
 
 struct tt_state tt;
+#define TT_KW_NAME(op, kw, flags) [TT_KW_##op] = kw,
+const char *const tt_kw_name[TT_KW_COUNT] = {TRACE_KEYWORDS(TT_KW_NAME)};
 static _Thread_local int depth; /* > 0 inside a wrapper: nested MPI calls pass through */
 
-int tt_enter(struct tt_call *c, int fn, int mode, void *site, int fortran) {
+int tt_enter(struct tt_call *c, int fn, int mode, void *site, int lang) {
   if (!tt.active || depth)
     return 0;
   double now = mode == TT_LOCAL ? 0 : tt_counter_read();
@@ -29,7 +31,8 @@ int tt_enter(struct tt_call *c, int fn, int mode, void *site, int fortran) {
   c->fn = fn;
   c->mode = mode;
   c->site = site;
-  c->fortran = fortran;
+  c->fortran = lang != TT_C;
+  c->base = lang == TT_C ? 0 : lang == TT_FORTRAN ? 1 : tt.f08_base;
   c->nsaved = 0;
   tt.calls[fn]++;
   if (mode == TT_LOCAL)
@@ -55,10 +58,10 @@ static void callsite_region(struct tt_call *c, int end) {
     char name[2 * TT_CALLSITE_MAX + 4];
     snprintf(name, sizeof name, "%s..%s", tt_callsite_name(tt.last_site),
              tt_callsite_name(c ? c->site : NULL));
-    tt_out_begin(tt.rank, "region", tt.simgrid);
+    tt_out_begin(tt.rank, TT_KW(REGION), tt.simgrid);
     tt_out_str(name);
   } else {
-    tt_out_begin(tt.rank, "region_end", tt.simgrid);
+    tt_out_begin(tt.rank, TT_KW(REGION_END), tt.simgrid);
   }
   tt_out_end();
 }
@@ -69,7 +72,7 @@ void tt_burst_flush(struct tt_call *c, int force) {
   long long v = llround(tt.pending);
   if (tt.callsite_regions)
     callsite_region(c, 0);
-  tt_out_begin(tt.rank, "compute", 0);
+  tt_out_begin(tt.rank, TT_KW(COMPUTE), 0);
   tt_out_int(v);
   tt_out_end();
   if (tt.callsite_regions)

@@ -7,13 +7,14 @@
 # process time of rank 0, tracer's sync thread included) are both given: a loaded machine
 # inflates wall time, mostly for latency-bound programs.
 #
-# usage: bench/overhead/run.sh [LIBTIRTRACE]      (default: .libs/libtirtrace.so)
+# usage: bench/overhead/run.sh [LIBTIRTRACE]      (default: .libs/libtirtrace-ompi.so)
 #   env: MPICC (mpicc), MPIRUN (mpirun), REPEAT (5), PERCALL (500000), PINGPONG (200000),
-#        STEPS (200)
+#        STEPS (200), FLUSH (the flush interval, seconds: tir-trace --flush-interval; 1),
+#        ROWS (which programs: "percall pingpong compute")
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-lib=${1:-$top/.libs/libtirtrace.so}
+lib=${1:-$top/.libs/libtirtrace-ompi.so}
 [ -r "$lib" ] || { echo "run.sh: no $lib (build libtirtrace first, or give its path)" >&2; exit 2; }
 MPICC=${MPICC:-mpicc} MPIRUN=${MPIRUN:-mpirun} REPEAT=${REPEAT:-5}
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -22,8 +23,9 @@ flags=
 $MPIRUN --version 2>&1 | grep -q 'Open MPI' && flags=--oversubscribe
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed -e "s|@TIRTRACE_LIB@|$lib|" -e 's|@PACKAGE_VERSION@|bench|' "$top/tracer/tir-trace.in" >"$tmp/tir-trace"
-chmod +x "$tmp/tir-trace"
+[ -x "$top/tir-trace" ] || { echo "run.sh: no $top/tir-trace (build tir first)" >&2; exit 2; }
+TIR_TRACE_LIB=$lib TIR_FLUSH_INTERVAL=${FLUSH:-1}
+export TIR_TRACE_LIB TIR_FLUSH_INTERVAL
 for p in percall smallmsg compute; do $MPICC -O2 -o "$tmp/$p" "$here/$p.c"; done
 
 # run TRACED NP PROGRAM ARGS...: one run's output (TRACED=1: under tir-trace)
@@ -31,7 +33,7 @@ run() {
   traced=$1 np=$2; shift 2
   rm -rf "$tmp/t"
   if [ "$traced" = 1 ]; then
-    $MPIRUN $flags -np "$np" "$tmp/tir-trace" -o "$tmp/t" -- "$@"
+    $MPIRUN $flags -np "$np" "$top/tir-trace" -o "$tmp/t" -- "$@"
   else
     $MPIRUN $flags -np "$np" "$@"
   fi
@@ -60,8 +62,12 @@ row() {
   done
 }
 
-echo "median of $REPEAT runs; lib=$lib"
+echo "median of $REPEAT runs; lib=$lib; flush interval ${FLUSH:-1} s"
 printf "%-9s %3s %-6s %10s %10s %10s %9s %10s\n" program np time untraced traced overhead ns/call bytes/line
-row percall 1 "$tmp/percall" "${PERCALL:-500000}"
-row pingpong 2 "$tmp/smallmsg" "${PINGPONG:-200000}"
-row compute 2 "$tmp/compute" "${STEPS:-200}"
+for r in ${ROWS:-percall pingpong compute}; do
+  case $r in
+    percall) row percall 1 "$tmp/percall" "${PERCALL:-500000}" ;;
+    pingpong) row pingpong 2 "$tmp/smallmsg" "${PINGPONG:-200000}" ;;
+    compute) row compute 2 "$tmp/compute" "${STEPS:-200}" ;;
+  esac
+done

@@ -11,22 +11,21 @@
  * into segments of 4096 elements (the count % 4096 rest is never sent, as in SimGrid)
  * and runs the four stages as a pipeline: in phase k, segment k is reduced inside hosts,
  * k - 1 between leaders, k - 2 broadcast between leaders and k - 3 inside hosts. The
- * copy of the input into the output is a sendrecv to self: no message. */
+ * copy of the input into the output is a sendrecv to self: no message. SimGrid checks
+ * the children of the host trees against N only (a host's last rank then waits for, or
+ * sends to, the next host's leader when c is not a power of two): so does tir under
+ * tir/simgrid-compat, else it keeps them in the host (coll_smp_host_end). All first
+ * build SimGrid's SMP view (coll_smp.c). */
 #include "coll_algos.h"
 
 #define T COLL_TAG_ALLREDUCE
-
-int coll_smp_cores(const coll_args *a) {
-  int c = coll_ranks_per_node(a);
-  return c > 0 ? c : 1;
-}
 
 /* Binomial reduce of the c local ranks of r's host to its leader. */
 void coll_smp_intra_reduce(coll_prog *p, int r, int c, int n, int tag, int64_t b) {
   int intra = r % c, base = r / c * c;
   for (int mask = 1; mask < c; mask <<= 1) {
     if ((mask & intra) == 0) {
-      if (base + (intra | mask) < n)
+      if (base + (intra | mask) < coll_smp_host_end(r, c, n))
         coll_recv(p, base + (intra | mask), tag, b);
     } else {
       coll_send(p, base + (intra & ~mask), tag, b);
@@ -46,7 +45,7 @@ void coll_smp_intra_bcast(coll_prog *p, int r, int c, int n, int tag, int64_t b)
       break;
     }
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (base + intra + mask < n)
+    if (base + intra + mask < coll_smp_host_end(r, c, n))
       coll_send(p, base + intra + mask, tag, b);
 }
 
@@ -78,7 +77,7 @@ static void inter_bcast(coll_prog *p, int r, int c, int n, int64_t b) {
 }
 
 void coll_allreduce_smp_binomial(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0) {
     inter_reduce(p, r, c, n, a->sbytes);
@@ -88,7 +87,7 @@ void coll_allreduce_smp_binomial(const coll_args *a, coll_prog *p) {
 }
 
 void coll_allreduce_smp_binomial_pipeline(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size, lead = r % c == 0;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size, lead = r % c == 0;
   int64_t pcount = a->count < 4096 ? a->count : 4096;
   int64_t phases = pcount > 0 ? a->count / pcount : 0, b = pcount * a->dtsize;
   for (int64_t ph = 0; ph < phases + 3; ph++) {
@@ -123,7 +122,7 @@ static void inter_rdb(coll_prog *p, int r, int c, int n, int64_t b) {
 }
 
 void coll_allreduce_smp_rdb(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0)
     inter_rdb(p, r, c, n, a->sbytes);

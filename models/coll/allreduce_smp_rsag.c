@@ -32,7 +32,7 @@ static void inter_rings(const coll_args *a, coll_prog *p, int c, int lr) {
 }
 
 static void smp_rsag(const coll_args *a, coll_prog *p, int lr) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0)
     inter_rings(a, p, c, lr);
@@ -57,7 +57,7 @@ static void inter_rab(const coll_args *a, coll_prog *p, int c) {
 }
 
 void coll_allreduce_smp_rsag_rab(const coll_args *a, coll_prog *p) {
-  int c = coll_smp_cores(a), r = a->rank, n = a->size;
+  int c = coll_smp_cores(a, p, NULL), r = a->rank, n = a->size;
   coll_smp_intra_reduce(p, r, c, n, T, a->sbytes);
   if (r % c == 0)
     inter_rab(a, p, c);

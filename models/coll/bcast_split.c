@@ -15,25 +15,8 @@
 
 static int dts(const coll_args *a) { return a->dtsize > 0 ? a->dtsize : 1; }
 
-/* Ranks per host when every host of the communicator holds the same number, else 0. */
-int coll_ranks_per_node(const coll_args *a) {
-  if (!a->node_of)
-    return 1;
-  int c = 0;
-  for (int i = 0; i < a->size; i++)
-    c += a->node_of[i] == a->node_of[a->rank];
-  for (int r = 0; r < a->size; r++) {
-    int cr = 0;
-    for (int i = 0; i < a->size; i++)
-      cr += a->node_of[i] == a->node_of[r];
-    if (cr != c)
-      return 0;
-  }
-  return c;
-}
-
 static void mpich_bcast(const coll_args *a, coll_prog *p) {
-  coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a)))->gen(a, p);
+  coll_algo_at(coll_algo_find(COLL_BCAST, coll_select_mpich(a, p)))->gen(a, p);
 }
 
 /* SMP_linear, one message per segment index i (tags T + i) or the whole buffer. */
@@ -58,8 +41,8 @@ static void smp_linear_role(const coll_args *a, coll_prog *p, int c, int64_t nse
 }
 
 void coll_bcast_SMP_linear(const coll_args *a, coll_prog *p) {
-  int c = coll_ranks_per_node(a);
-  if (c == 0) {
+  int uniform, c = coll_smp_cores(a, p, &uniform);
+  if (!uniform) {
     mpich_bcast(a, p);
     return;
   }

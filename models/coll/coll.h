@@ -68,6 +68,14 @@ typedef struct coll_args {
   const int64_t *rcounts;  /* bytes from each peer (alltoallv, gatherv, allgatherv,
                               reduce_scatter's per-rank counts) */
   const int *node_of;      /* SMP-aware algorithms: host index of each comm rank (or NULL) */
+  /* SimGrid's SMP sub-communicators (coll_smp.c). A scope names a communicator as seen
+   * from the call's: 0 the call's own, 2s + 1 and 2s + 2 the host (intra) and leaders
+   * communicators of scope s. */
+  uint32_t smp_done;       /* scopes whose SMP view this rank has built (bit s); the first
+                              algorithm needing an unbuilt one sends init_smp's messages */
+  int smp_scope;           /* scope of this call's communicator (> 0: an SMP communicator) */
+  int smp_blocked;         /* scope 0's is_blocked() gives the real value (else false, as
+                              SimGrid's before rank 0 of MPI_COMM_WORLD has set it) */
 } coll_args;
 
 typedef enum coll_op_kind {
@@ -79,8 +87,10 @@ typedef enum coll_op_kind {
                       waitany: completed requests are finished first) */
   COLL_OP_WAITEACH, /* MPI_Wait on each of them in posting order (SimGrid's scan/exscan);
                       differs from WAITALL when smpi/or injects receive overheads */
-  COLL_OP_WAIT      /* MPI_Wait on one request: peer = its index among the isend/irecv
+  COLL_OP_WAIT,     /* MPI_Wait on one request: peer = its index among the isend/irecv
                       posted since the last waitall (0-based); later waits skip it */
+  COLL_OP_RESUME    /* end of a program cut after init_smp's messages: once they complete,
+                      the runtime generates the call again (coll_prog.resume_at) */
 } coll_op_kind;
 
 typedef struct coll_op {
@@ -97,6 +107,11 @@ typedef struct coll_prog {
   coll_op *ops;     /* the operations, in order */
   size_t n, cap;    /* used and allocated length of ops */
   int nreq;         /* isend/irecv posted since the last waitall (next request index) */
+  uint32_t smp_built; /* scopes whose init_smp messages the program holds (coll_smp_need) */
+  long init_at;     /* index of the first of them */
+  long resume_at;   /* -1, or index of the COLL_OP_RESUME ending the program: the rest depends
+                       on state init_smp publishes (is_blocked) and is generated again, from
+                       init_at on, once the messages before it have completed */
 } coll_prog;
 
 void coll_prog_reset(coll_prog *p);
@@ -110,6 +125,7 @@ void coll_recv(coll_prog *p, int peer, int tag, int64_t bytes);
 void coll_waitall(coll_prog *p);
 void coll_wait(coll_prog *p, int req); /* MPI_Wait on request index req */
 void coll_waiteach(coll_prog *p);
+void coll_resume(coll_prog *p); /* COLL_OP_RESUME (coll_smp.c only) */
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
 
@@ -138,7 +154,9 @@ int coll_kind_find(const char *name);
 void coll_settings_register(void);
 
 /* Selectors: each maps a call to an algorithm name of the registry. */
-typedef const char *(*coll_select_fn)(const coll_args *a);
+/* A selector's decision for call a; it may append messages to p first (SimGrid's
+ * selectors that build SMP communicators, coll_smp.c) and read the SMP view. */
+typedef const char *(*coll_select_fn)(const coll_args *a, coll_prog *p);
 typedef struct coll_selector {
   const char *name;
   coll_select_fn select;
@@ -150,7 +168,10 @@ int coll_selector_count(void);
 const char *coll_selector_names(void);
 
 /* Generates a's program into p with the algorithm forced for its kind (forced != NULL
- * and non-empty) or picked by selector sel. Returns the algorithm used. */
+ * and non-empty) or picked by selector sel. Returns the algorithm used. When the program
+ * builds an SMP view (p->smp_built), it ends at a COLL_OP_RESUME after init_smp's
+ * messages: the caller runs them, marks the scopes built (a->smp_done) and calls
+ * coll_generate again, executing the new program from p->init_at on. */
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p);
 
 /* Records the algorithm forced for kind by --cfg=smpi/KIND:NAME (NULL or "" for none), so
@@ -159,14 +180,22 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
  * the call's own kind follows the call's forced algorithm. */
 void coll_force(coll_kind kind, const char *name);
 
+/* Once at the start of each replay: clears the state algorithms keep from call to call
+ * (SimGrid's mvapich2 selector globals, coll_select_mvapich2.c) and sets whether
+ * algorithms keep SimGrid 3.32's bugs that break runs (tir/simgrid-compat: e.g. the SMP
+ * trees that send to another host's leader, coll_smp.c), or run as their authors meant. */
+void coll_run_begin(int simgrid_compat);
+
 /* Appends to p the program of sub-collective a (a->kind) as the current call's selector
  * picks it: what SimGrid's algorithms get when they call colls::bcast, colls::gather...
  * (for use by algorithms only, inside coll_generate). */
 void coll_sub(const coll_args *a, coll_prog *p);
 
 /* Selectors' decision functions (coll_select_*.c). */
-const char *coll_select_default(const coll_args *a);
-const char *coll_select_ompi(const coll_args *a);
-const char *coll_select_mpich(const coll_args *a);
+const char *coll_select_default(const coll_args *a, coll_prog *p);
+const char *coll_select_ompi(const coll_args *a, coll_prog *p);
+const char *coll_select_mpich(const coll_args *a, coll_prog *p);
+const char *coll_select_mvapich2(const coll_args *a, coll_prog *p);
+const char *coll_select_impi(const coll_args *a, coll_prog *p);
 
 #endif

@@ -9,13 +9,16 @@
 
 #include <stdlib.h>
 
-void coll_prog_reset(coll_prog *p) { p->n = 0, p->nreq = 0; }
+void coll_prog_reset(coll_prog *p) {
+  p->n = 0, p->nreq = 0, p->smp_built = 0;
+  p->init_at = p->resume_at = -1;
+}
 
 void coll_prog_free(coll_prog *p) {
   free(p->ops);
   p->ops = NULL;
   p->n = p->cap = 0;
-  p->nreq = 0;
+  coll_prog_reset(p);
 }
 
 static void push(coll_prog *p, coll_op_kind op, int peer, int tag, int64_t bytes) {
@@ -38,6 +41,7 @@ void coll_waitall(coll_prog *p) {
   p->nreq = 0;
 }
 void coll_wait(coll_prog *p, int req) { push(p, COLL_OP_WAIT, req, 0, 0); }
+void coll_resume(coll_prog *p) { push(p, COLL_OP_RESUME, 0, 0, 0); }
 void coll_waiteach(coll_prog *p) {
   push(p, COLL_OP_WAITEACH, 0, 0, 0);
   p->nreq = 0;

@@ -23,6 +23,8 @@ static const coll_selector selectors[] = {
     {"default", coll_select_default, "SimGrid 3.32's default choices (smpi_default_selector.cpp)"},
     {"ompi", coll_select_ompi, "SimGrid 3.32's Open MPI selector (Open MPI 4.1 tuned fixed rules)"},
     {"mpich", coll_select_mpich, "SimGrid 3.32's MPICH selector (MPICH 3.x default choices)"},
+    {"mvapich2", coll_select_mvapich2, "SimGrid 3.32's MVAPICH2 selector (MVAPICH2's Stampede tables)"},
+    {"impi", coll_select_impi, "SimGrid 3.32's Intel MPI selector (Intel MPI's reference tables)"},
 };
 #define NSEL ((int)(sizeof selectors / sizeof selectors[0]))
 
@@ -97,12 +99,12 @@ static void warn_missing(const coll_args *a, int sel, const char *name, const ch
 
 /* Algorithm index for a under selector sel; a name tir lacks falls back to the default
  * selector's choice, with a warning (doc/collectives.md lists the cases). */
-static int pick(const coll_args *a, int sel) {
-  const char *name = selectors[sel].select(a);
+static int pick(const coll_args *a, int sel, coll_prog *p) {
+  const char *name = selectors[sel].select(a, p);
   int i = coll_algo_find(a->kind, name);
   if (i >= 0)
     return i;
-  i = coll_algo_find(a->kind, coll_select_default(a));
+  i = coll_algo_find(a->kind, coll_select_default(a, p));
   warn_missing(a, sel, name, algos[i].name);
   return i;
 }
@@ -110,12 +112,16 @@ static int pick(const coll_args *a, int sel) {
 const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, coll_prog *p) {
   int i = forced && *forced ? coll_algo_find(a->kind, forced) : -1;
   cur_forced = i;
-  if (i < 0)
-    i = pick(a, sel);
   cur_sel = sel;
   cur_kind = a->kind;
   coll_prog_reset(p);
+  if (i < 0)
+    i = pick(a, sel, p);
   algos[i].gen(a, p);
+  if (p->resume_at >= 0) { /* the rest is generated again after init_smp (coll_smp.c) */
+    p->n = (size_t)p->resume_at + 1;
+    return &algos[i];
+  }
   if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
     coll_waitall(p);
   return &algos[i];
@@ -127,13 +133,13 @@ void coll_sub(const coll_args *a, coll_prog *p) {
   int i = forced_idx[a->kind] - 1;
   if (i < 0 && (int)a->kind == cur_kind)
     i = cur_forced;
-  algos[i >= 0 ? i : pick(a, cur_sel)].gen(a, p);
+  algos[i >= 0 ? i : pick(a, cur_sel, p)].gen(a, p);
 }
 
 /* The "ompi" and "mpich" entries of every kind: that selector's choice, whatever the
  * selector of the run (SimGrid's --cfg=smpi/bcast:ompi). */
 static void by_selector(const char *name, const coll_args *a, coll_prog *p) {
-  algos[pick(a, coll_selector_find(name))].gen(a, p);
+  algos[pick(a, coll_selector_find(name), p)].gen(a, p);
 }
 void coll_by_ompi(const coll_args *a, coll_prog *p) { by_selector("ompi", a, p); }
 void coll_by_mpich(const coll_args *a, coll_prog *p) { by_selector("mpich", a, p); }

@@ -14,7 +14,8 @@ const char *coll_alltoall_alg_name(int alg) {
   return alg == 2 ? "pair" : alg == 3 ? "bruck" : "basic_linear";
 }
 
-const char *coll_select_default(const coll_args *a) {
+const char *coll_select_default(const coll_args *a, coll_prog *p) {
+  (void)p;
   switch (a->kind) {
   case COLL_BCAST:
     return "binomial_tree";

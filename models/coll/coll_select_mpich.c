@@ -1,11 +1,14 @@
 /* coll_select_mpich.c - SimGrid 3.32's `mpich` selector (smpi_mpich_selector.cpp), after
  * MPICH 3.x's default choices (the thresholds MPICH 4.0 keeps as its CVAR defaults).
  *
- * Differences with SimGrid, all documented in doc/collectives.md: SimGrid's mpich bcast,
- * reduce and allreduce first build SMP sub-communicators and use SMP algorithms; in its
- * replay this aborts (MPI_OP_NULL and the SMP split crash), so tir follows the flat
- * decision below it, which is MPICH's own. MPICH counts reduce_scatter and allgatherv
- * sizes in elements, not bytes, as SimGrid does. */
+ * On a communicator that is not one of SimGrid's SMP sub-communicators, bcast, reduce and
+ * allreduce first build the SMP view (init_smp, coll_smp.c); then bcast takes
+ * SMP_binomial when every host holds as many ranks, reduce and allreduce take
+ * mvapich2_two_level (SimGrid does so for commutative operations; its replay passes
+ * MPI_OP_NULL, which these lines dereference, so SimGrid crashes there and tir treats it as
+ * commutative, as every other selector does: doc/collectives.md). Otherwise, and on SMP
+ * sub-communicators, MPICH's flat decision below. MPICH counts reduce_scatter and
+ * allgatherv sizes in elements, not bytes, as SimGrid does. */
 #include "coll_algos.h"
 
 static int is_pof2(int n) { return (n & (n - 1)) == 0; }
@@ -37,8 +40,22 @@ static const char *mpich_allgatherv(const coll_args *a) {
   return total <= 81920 ? "ompi_bruck" : "mpich_ring";
 }
 
-const char *coll_select_mpich(const coll_args *a) {
+/* bcast, reduce, allreduce on a whole communicator: the SMP algorithms, else NULL. */
+static const char *mpich_smp(const coll_args *a, coll_prog *p) {
+  if (a->smp_scope != 0 || (a->kind != COLL_BCAST && a->kind != COLL_REDUCE && a->kind != COLL_ALLREDUCE))
+    return NULL;
+  int uniform;
+  coll_smp_cores(a, p, &uniform);
+  if (a->kind != COLL_BCAST)
+    return "mvapich2_two_level";
+  return uniform ? "SMP_binomial" : NULL;
+}
+
+const char *coll_select_mpich(const coll_args *a, coll_prog *p) {
   int pof2 = coll_pof2_floor(a->size);
+  const char *smp = mpich_smp(a, p);
+  if (smp)
+    return smp;
   switch (a->kind) {
   case COLL_ALLREDUCE:
     return a->sbytes > 2048 && a->count >= pof2 ? "rab_rdb" : "rdb";

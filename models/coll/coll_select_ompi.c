@@ -164,7 +164,8 @@ static const char *ompi_rooted(const coll_args *a) {
   return DECIDE(scatter, root ? a->sbytes : a->rbytes);
 }
 
-const char *coll_select_ompi(const coll_args *a) {
+const char *coll_select_ompi(const coll_args *a, coll_prog *p) {
+  (void)p;
   switch (a->kind) {
   case COLL_ALLREDUCE:
     return DECIDE(allreduce, a->sbytes);

@@ -93,3 +93,40 @@ void coll_reduce_rab(const coll_args *a, coll_prog *p) {
   if (nr >= 0)
     gathering(&s, nr, d, p);
 }
+
+/* allreduce rab (MPI_I_anyReduce with is_all): steps 2 and 5 as above, every rank its
+ * own root; then from the finest level down each new rank swaps pieces with its partner
+ * (sendrecv, tags 1241/1242), and the odd ranks below 2r get the whole vector from their
+ * even partner (tag 1253). */
+void coll_allreduce_rab(const coll_args *a, coll_prog *p) {
+  int me = a->rank, N = a->size, d = a->dtsize, nr;
+  int64_t c = a->count;
+  if (N <= 1 || c < 1)
+    return;
+  rab s = {.n = 0, .root = me, .newroot = -1};
+  while (2 << s.n <= N)
+    s.n++;
+  s.r = N - (1 << s.n);
+  if (me < 2 * s.r && me % 2 == 0) {
+    sendrecv2(p, me + 1, (c - c / 2) * d, 1220, c / 2 * d, 1221);
+    coll_recv(p, me + 1, 1223, (c - c / 2) * d);
+  } else if (me < 2 * s.r) {
+    sendrecv2(p, me - 1, c / 2 * d, 1221, (c - c / 2) * d, 1220);
+    coll_send(p, me - 1, 1223, (c - c / 2) * d);
+  }
+  nr = me >= 2 * s.r ? me - s.r : me % 2 == 0 ? me / 2 : -1;
+  if (nr >= 0) {
+    halving(&s, nr, c, d, p, 1);
+    for (int i = s.n - 1, base = 1 << (s.n - 1); i >= 0; i--, base /= 2) {
+      int even = nr / base % 2 == 0, partner = oldrank(&s, even ? nr + base : nr - base);
+      if (even)
+        sendrecv2(p, partner, s.ce[i] * d, 1241, s.co[i] * d, 1242);
+      else
+        sendrecv2(p, partner, s.co[i] * d, 1242, s.ce[i] * d, 1241);
+    }
+  }
+  if (me < 2 * s.r && me % 2 == 0)
+    coll_send(p, me + 1, 1253, c * d);
+  else if (me < 2 * s.r)
+    coll_recv(p, me - 1, 1253, c * d);
+}

@@ -117,34 +117,37 @@ static void waits(void) {
   }
 }
 
+/* a test line's FLAG (tir mode): 0 for a poll that completed nothing, 1 for a completion */
+static const char *flag_of(int completed) { return sg ? "" : completed ? " 1" : " 0"; }
+
 static void tests(void) {
   int rb[8][4], sb[8][4], flag = 0;
   MPI_Request rq[2];
   char k[64];
   pair(rq, rb[0], sb[0], 1, 15);
   for (flag = 0; !flag;) {
-    MPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE); E("test %d %d 15", left, me);
+    MPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE); E("test %d %d 15%s", left, me, flag_of(flag));
   }
   MPI_Wait(&rq[1], MPI_STATUS_IGNORE); E("wait %d %d 15", me, right);
   pair(rq, rb[1], sb[1], 1, 16);
   for (flag = 0; !flag;) {
     MPI_Testall(2, rq, &flag, MPI_STATUSES_IGNORE);
-    E("test %d %d 16", left, me); /* a failed poll names the first pending request */
-    if (flag) E("test %d %d 16", me, right);
+    E("test %d %d 16%s", left, me, flag_of(flag)); /* a failed poll names the first pending request */
+    if (flag) E("test %d %d 16%s", me, right, flag_of(1));
   }
   pair(rq, rb[2], sb[2], 1, 17);
   for (int done[2] = {0, 0}; !done[0] || !done[1];) {
     int i;
     MPI_Testany(2, rq, &i, &flag, MPI_STATUS_IGNORE);
     if (flag) done[i] = 1;
-    key(k, flag ? i : (done[0] ? 1 : 0), 17); E("test %s", k);
+    key(k, flag ? i : (done[0] ? 1 : 0), 17); E("test %s%s", k, flag_of(flag));
   }
   pair(rq, rb[3], sb[3], 1, 18);
   for (int done[2] = {0, 0}; !done[0] || !done[1];) {
     int n, idx[2];
     MPI_Testsome(2, rq, &n, idx, MPI_STATUSES_IGNORE);
-    if (n == 0) { key(k, done[0] ? 1 : 0, 18); E("test %s", k); }
-    for (int j = 0; j < n; j++) { done[idx[j]] = 1; key(k, idx[j], 18); E("test %s", k); }
+    if (n == 0) { key(k, done[0] ? 1 : 0, 18); E("test %s%s", k, flag_of(0)); }
+    for (int j = 0; j < n; j++) { done[idx[j]] = 1; key(k, idx[j], 18); E("test %s%s", k, flag_of(1)); }
   }
   /* MPI_ANY_SOURCE / MPI_ANY_TAG irecv: the trace is patched with the matched ones */
   int x = 0, y = 0;
@@ -156,7 +159,7 @@ static void tests(void) {
   MPI_Isend(&y, 1, MPI_INT, right, 20, MPI_COMM_WORLD, &a[1]); E("isend %d 20 4", right);
   MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 20, MPI_COMM_WORLD, &a[0]); E("irecv %d 20 4", left);
   for (flag = 0; !flag;) {
-    MPI_Test(&a[0], &flag, MPI_STATUS_IGNORE); E("test %d %d 20", left, me);
+    MPI_Test(&a[0], &flag, MPI_STATUS_IGNORE); E("test %d %d 20%s", left, me, flag_of(flag));
   }
   MPI_Wait(&a[1], MPI_STATUS_IGNORE); E("wait %d %d 20", me, right);
   /* a cancelled ANY_SOURCE receive: its line (held until then) becomes a comment */

@@ -1,7 +1,10 @@
 ! calls_f.f90 - the Fortran twin of calls.c: calls the traced MPI calls through the
-! Fortran bindings (mpif.h, as the NAS Parallel Benchmarks do) and writes the trace lines it
-! expects (all but compute lines) to EXPECTED_DIR/expected-RANK.txt.
+! Fortran bindings and writes the trace lines it expects (all but compute lines) to
+! EXPECTED_DIR/expected-RANK.txt.
 ! usage: mpirun -np 4 tir-trace -o DIR -- ./calls_f EXPECTED_DIR     (exactly 4 ranks)
+! The bindings: mpif.h (as the NAS Parallel Benchmarks do) by default, `use mpi` with
+! -DUSE_MPI_MODULE, `use mpi_f08` with -DUSE_MPI_F08 (handles of TYPE(MPI_Comm) & co,
+! statuses of TYPE(MPI_Status)).
 ! Built with -ltirtrace it also names regions with tir_region_begin/end; built with
 ! -DNO_TIR_REGIONS it runs under LD_PRELOAD only (tir-trace), as an unmodified code would.
 ! What it checks beyond calls.c: the Fortran wrappers (handle conversion with MPI_*_f2c,
@@ -43,11 +46,26 @@ end module expect
 
 program calls_f
   use expect
+#if defined(USE_MPI_F08)
+  use mpi_f08
+#elif defined(USE_MPI_MODULE)
+  use mpi
+#endif
   implicit none
+#if !defined(USE_MPI_F08) && !defined(USE_MPI_MODULE)
   include 'mpif.h'
+#endif
   integer :: ierr, n, i, j, k, idx, outc, ibuf(64), rbuf(64), sc(4), rc(4), dz(4)
-  integer :: rq(4), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 4), idxs(4)
-  integer :: half, dup, cart, col, dims(2), r1, ival
+#ifdef USE_MPI_F08
+  type(MPI_Request) :: rq(4)
+  type(MPI_Status) :: st, sts(4)
+  type(MPI_Comm) :: half, dup, cart, col
+  character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: ver
+#else
+  integer :: rq(4), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 4)
+  integer :: half, dup, cart, col
+#endif
+  integer :: idxs(4), dims(2), r1, ival, ib
   logical :: flag, periods(2), remain(2), done(2)
   double precision :: d(16)
   character(len=4096) :: dir
@@ -60,6 +78,17 @@ program calls_f
   if (n /= 4 .or. len_trim(dir) == 0) call MPI_ABORT(MPI_COMM_WORLD, 2, ierr)
   call get_environment_variable('TIR_SIMGRID', line)
   sg = trim(line) == '1'
+  ! ib: what to add to the indices MPI_Waitany & co return to make them 1-based: 0, but 1
+  ! for MPICH 4.0's mpi_f08 module, which returns C's 0-based ones (pmodels/mpich#6270)
+  ib = 0
+#ifdef USE_MPI_F08
+  call MPI_GET_LIBRARY_VERSION(ver, i, ierr)
+  j = index(ver, 'MPICH Version:')
+  if (j > 0) then
+    k = j + 13 + verify(ver(j + 14:), ' ' // char(9))   ! the version, after blanks and tabs
+    if (ver(k:k + 3) == '4.0.') ib = 1
+  end if
+#endif
   write(line, '(A,A,I0,A)') trim(dir), '/expected-', me, '.txt'
   open(newunit=ex, file=trim(line), status='replace', action='write')
   right = mod(me + 1, 4)
@@ -112,12 +141,14 @@ program calls_f
   call pair(1, 13)
   do k = 1, 2
     call MPI_WAITANY(2, rq, idx, st, ierr)
+    idx = idx + ib
     call e(key(idx, 13, 'wait'))
   end do
   call pair(1, 14)
   k = 0
   do while (k < 2)
     call MPI_WAITSOME(2, rq, outc, idxs, sts, ierr)
+    idxs = idxs + ib
     do j = 1, outc
       call e(key(idxs(j), 14, 'wait'))
       k = k + 1
@@ -128,7 +159,7 @@ program calls_f
   flag = .false.
   do while (.not. flag)
     call MPI_TEST(rq(1), flag, st, ierr)
-    call e(key(1, 15, 'test'))
+    call e(tf(key(1, 15, 'test'), flag))
   end do
   call MPI_WAIT(rq(2), MPI_STATUS_IGNORE, ierr)
   call e(key(2, 15, 'wait'))
@@ -136,36 +167,38 @@ program calls_f
   flag = .false.
   do while (.not. flag)
     call MPI_TESTALL(2, rq, flag, sts, ierr)
-    call e(key(1, 16, 'test'))
-    if (flag) call e(key(2, 16, 'test'))
+    call e(tf(key(1, 16, 'test'), flag))
+    if (flag) call e(tf(key(2, 16, 'test'), .true.))
   end do
   call pair(1, 17)
   done = .false.
   do while (.not. (done(1) .and. done(2)))
     call MPI_TESTANY(2, rq, idx, flag, st, ierr)
+    if (flag) idx = idx + ib
     if (flag) then
       done(idx) = .true.
-      call e(key(idx, 17, 'test'))
+      call e(tf(key(idx, 17, 'test'), .true.))
     else if (done(1)) then
-      call e(key(2, 17, 'test'))
+      call e(tf(key(2, 17, 'test'), .false.))
     else
-      call e(key(1, 17, 'test'))
+      call e(tf(key(1, 17, 'test'), .false.))
     end if
   end do
   call pair(1, 18)
   done = .false.
   do while (.not. (done(1) .and. done(2)))
     call MPI_TESTSOME(2, rq, outc, idxs, MPI_STATUSES_IGNORE, ierr)
+    idxs = idxs + ib
     if (outc == 0) then
       if (done(1)) then
-        call e(key(2, 18, 'test'))
+        call e(tf(key(2, 18, 'test'), .false.))
       else
-        call e(key(1, 18, 'test'))
+        call e(tf(key(1, 18, 'test'), .false.))
       end if
     end if
     do j = 1, outc
       done(idxs(j)) = .true.
-      call e(key(idxs(j), 18, 'test'))
+      call e(tf(key(idxs(j), 18, 'test'), .true.))
     end do
   end do
   ! any source irecv, patched
@@ -351,6 +384,18 @@ contains
     call MPI_ISEND(ibuf, cnt, MPI_INTEGER, right, t, MPI_COMM_WORLD, rq(2), ierr)
     call e(f('("isend ",I0,1X,I0,1X,I0)', right, t, 4 * cnt))
   end subroutine pair
+  function tf(line, done) result(s) ! a test line's FLAG (tir mode): 0 a failed poll, 1 a completion
+    character(len=*), intent(in) :: line
+    logical, intent(in) :: done
+    character(len=200) :: s
+    if (sg) then
+      s = line
+    else if (done) then
+      s = trim(line) // ' 1'
+    else
+      s = trim(line) // ' 0'
+    end if
+  end function tf
   function key(i, t, act) result(s) ! "act S D T" of pair()'s request i (1 recv, 2 send)
     integer, intent(in) :: i, t
     character(len=*), intent(in) :: act

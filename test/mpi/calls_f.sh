@@ -1,26 +1,33 @@
 #!/bin/sh
-# calls_f.sh - the same for test/mpi/calls_f.F90 (Fortran bindings, mpif.h): once linked with
-# -ltirtrace (regions named from Fortran), once unmodified under tir-trace (LD_PRELOAD only).
+# calls_f.sh - the same for test/mpi/calls_f.F90 through the Fortran bindings of mpif.h, with
+# each tracer flavour: once linked with -ltirtrace-FLAVOUR (regions named from Fortran),
+# once unmodified under tir-trace (LD_PRELOAD only, as for NAS-like codes), once in
+# --simgrid-compatible mode (replayed by SimGrid 3.32).
+# (calls_f08.sh does `use mpi` and `use mpi_f08`.)
 . "${top_srcdir:-.}/test/mpi/setup.sh"
-[ -n "$MPIFC" ] || { echo "SKIP: no MPI Fortran compiler"; exit 77; }
-libdir=$(dirname "$lib")
-FFLAGS="-O1 -w -J$tmp"  # -J: the module file (expect.mod) goes to the temporary folder
-"$MPIFC" -fallow-argument-mismatch -o "$tmp/t.o" -c /dev/null -x f95 >/dev/null 2>&1 && FFLAGS="$FFLAGS -fallow-argument-mismatch"
-"$MPIFC" $FFLAGS -o "$tmp/calls_f" "$here/calls_f.F90" -L"$libdir" -Wl,-rpath,"$libdir" -ltirtrace ||
-  fail "cannot compile calls_f.F90 with -ltirtrace"
-"$MPIFC" $FFLAGS -DNO_TIR_REGIONS -o "$tmp/calls_fp" "$here/calls_f.F90" || fail "cannot compile calls_f.F90"
+. "$here/fortran.sh"
 
-mkdir "$tmp/e1" "$tmp/e2" "$tmp/e3"
-# (an ASan build: the sanitizer's runtime preloaded, as setup.sh does for tir-trace)
-TIR_TRACE_DIR=$tmp/t1 run_np 4 env ${asan:+LD_PRELOAD="$asan"} TIR_TRACE_DIR="$tmp/t1" "$tmp/calls_f" "$tmp/e1" >"$tmp/log1" 2>&1 ||
-  { cat "$tmp/log1"; fail "run linked with -ltirtrace failed"; }
-compare "$tmp/t1" "$tmp/e1" 4
-run_np 4 "$tirtrace" -o "$tmp/t2" -- "$tmp/calls_fp" "$tmp/e2" >"$tmp/log2" 2>&1 ||
-  { cat "$tmp/log2"; fail "preloaded run failed"; }
-compare "$tmp/t2" "$tmp/e2" 4
-replay_tir "$tmp/t1"
-replay_tir "$tmp/t2"
-TIR_SIMGRID=1 run_np 4 "$tirtrace" -o "$tmp/t3" --simgrid-compatible --no-compress -- "$tmp/calls_fp" "$tmp/e3" \
-  >"$tmp/log3" 2>&1 || { cat "$tmp/log3"; fail "preloaded run (--simgrid-compatible) failed"; }
-compare "$tmp/t3" "$tmp/e3" 4
-replay_simgrid "$tmp/t3" 4
+calls_f() {
+  use_flavour "$1"
+  [ -n "$MPIFC" ] || { echo "note: no $1 Fortran compiler: skipped"; return 0; }
+  d=$tmp/$1
+  mkdir -p "$d/e1" "$d/e2" "$d/e3"
+  fortran "$d/calls_f" -L"$libdir" -Wl,-rpath,"$libdir" -ltirtrace-"$1"
+  fortran "$d/calls_fp" -DNO_TIR_REGIONS
+  run_np 4 env TIR_TRACE_DIR="$d/t1" "$d/calls_f" "$d/e1" >"$d/log1" 2>&1 ||
+    { cat "$d/log1"; fail "run linked with -ltirtrace-$1 failed"; }
+  compare "$d/t1" "$d/e1" 4
+  check_flavour "$d/t1"
+  run_np 4 "$tirtrace" -o "$d/t2" -- "$d/calls_fp" "$d/e2" >"$d/log2" 2>&1 ||
+    { cat "$d/log2"; fail "preloaded run failed"; }
+  compare "$d/t2" "$d/e2" 4
+  check_flavour "$d/t2"
+  replay_tir "$d/t1"
+  replay_tir "$d/t2"
+  TIR_SIMGRID=1 run_np 4 "$tirtrace" -o "$d/t3" --simgrid-compatible --no-compress -- "$d/calls_fp" "$d/e3" \
+    >"$d/log3" 2>&1 || { cat "$d/log3"; fail "preloaded run (--simgrid-compatible) failed"; }
+  compare "$d/t3" "$d/e3" 4
+  replay_simgrid "$d/t3" 4
+}
+
+for f in $flavours; do calls_f "$f"; done

@@ -1,8 +1,12 @@
 # test/mpi/setup.sh - shared setup of the tracer's end-to-end tests (sourced).
 #
-# Gives: $tmp (removed on exit), $lib (the built libtirtrace.so), $tirtrace (a tir-trace
-# that preloads it), run_np N ARGS (mpirun with the flags this MPI needs), compare DIR EXP N
-# (trace lines minus compute lines == the lines the program expected), replay_simgrid DIR N.
+# Gives: $tmp (removed on exit), $flavours (the tracer flavours built: ompi, mpich; limited
+# by TIR_TEST_FLAVOURS), use_flavour F (sets $MPICC $MPIFC $MPIRUN $MPIRUN_FLAGS of F's MPI,
+# $lib = libtirtrace-F.so, $libdir), $tirtrace (the build tree's tir-trace: it must find
+# the libraries built here and pick the flavour of the program by itself), run_np N ARGS
+# (mpirun with the flags this MPI needs), compare DIR EXP N (trace lines minus compute
+# lines == the lines the program expected), check_flavour DIR (trace.meta names the MPI of
+# the current flavour), replay_simgrid DIR N.
 # Exit code 77 = skipped (automake), when MPI or a compiler is missing.
 set -eu
 LC_ALL=C
@@ -12,27 +16,44 @@ top_builddir=${top_builddir:-.}
 here=$top_srcdir/test/mpi
 [ -r "$top_builddir/test/mpi/mpi-env.sh" ] || { echo "no test/mpi/mpi-env.sh: run configure"; exit 77; }
 . "$top_builddir/test/mpi/mpi-env.sh"
-[ -n "$MPICC" ] && [ -n "$MPIRUN" ] || { echo "SKIP: no MPI (mpicc/mpirun)"; exit 77; }
-lib=$top_builddir/.libs/libtirtrace.so
-[ -r "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
-case $lib in /*) ;; *) lib=$(pwd)/$lib ;; esac
+flavours=${TIR_TEST_FLAVOURS:-$TIR_FLAVOURS}
+[ -n "$flavours" ] || { echo "SKIP: no tracer flavour built (no MPI)"; exit 77; }
+case $top_builddir in /*) ;; *) top_builddir=$(pwd)/$top_builddir ;; esac
+tirtrace=$top_builddir/tir-trace
+[ -x "$tirtrace" ] || { echo "SKIP: $tirtrace not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tir-mpi-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-tirtrace=$tmp/tir-trace
-# an ASan build (configure --enable-asan): the sanitizer's runtime must come first in the
-# traced program's libraries, so it is preloaded before the tracer; the MPI library's own
-# allocations at exit are not the tracer's leaks
-asan=$(ldd "$lib" 2>/dev/null | sed -n 's|.*libasan[^ ]* => \([^ ]*\) .*|\1|p')
-if [ -n "$asan" ]; then
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-  export ASAN_OPTIONS
-fi
-sed -e "s|@TIRTRACE_LIB@|$lib|" -e 's|@PACKAGE_VERSION@|test|' \
-  -e "s|^LD_PRELOAD=\$lib|LD_PRELOAD=${asan:+$asan:}\$lib|" "$top_srcdir/tracer/tir-trace.in" >"$tirtrace"
-chmod +x "$tirtrace"
+asan=
 # Open MPI refuses root unless told (CI runs as root); harmless elsewhere
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+
+# use_flavour F: the MPI of tracer flavour F for what follows
+use_flavour() {
+  flavour=$1
+  eval "MPICC=\$MPICC_$1 MPIFC=\$MPIFC_$1 MPIRUN=\$MPIRUN_$1 MPIRUN_FLAGS=\$MPIRUN_FLAGS_$1"
+  libdir=$top_builddir/.libs
+  lib=$libdir/libtirtrace-$1.so
+  [ -r "$lib" ] || fail "$lib not built"
+  [ -n "$MPICC" ] && [ -n "$MPIRUN" ] || fail "configure found no MPICC/MPIRUN for $1"
+  # an ASan build (configure --enable-asan): the sanitizer's runtime must come first in the
+  # traced program's libraries, so run_np preloads it (tir-trace keeps it first); the MPI
+  # library's own allocations at exit are not the tracer's leaks
+  asan=$(ldd "$lib" 2>/dev/null | sed -n 's|.*libasan[^ ]* => \([^ ]*\) .*|\1|p')
+  if [ -n "$asan" ]; then
+    case ${ASAN_OPTIONS:-} in *detect_leaks=0*) ;; *) ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 ;; esac
+    export ASAN_OPTIONS
+  fi
+  echo "--- flavour $1 ($MPICC, $MPIRUN)"
+}
+
+# check_flavour DIR: the trace was taken under the MPI of the current flavour
+check_flavour() {
+  case $flavour:$(meta "$1" mpi_library) in
+    ompi:"Open MPI"*|mpich:*MPICH*|mpich:*Intel*|mpich:*MVAPICH*) ;;
+    *) fail "$1: trace.meta's mpi_library '$(meta "$1" mpi_library)' is not $flavour's" ;;
+  esac
+}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -40,7 +61,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 run_np() {
   n=$1; shift
   # shellcheck disable=SC2086
-  timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np "$n" "$@"
+  timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np "$n" ${asan:+env LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"} "$@"
 }
 
 # rank_lines DIR R: the lines of rank R's trace, compute lines removed, blanks squeezed

@@ -1,0 +1,232 @@
+/* check_engine.c - unit tests of the discrete-event engine (replay/engine.c) with a stub
+ * network model.
+ *
+ * The stub (below) gives every flow the latency, bound and factor the test sets, the
+ * same sharing penalty and no reverse-route load, so that the expected dates follow from
+ * max-min sharing alone. Platform: test/data/unit/two_hosts.xml (h0: 1 core, h1: 2
+ * cores, both 1 Gf; one SHARED link of 1 MB/s between them; h2 unreachable). */
+#include "check_main.h"
+
+#include "engine.h"
+#include "platform.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ====== stub network model ====== */
+
+static net_flow stub_params; /* what the stub returns for every flow */
+
+static void stub_flow(const config *c, double payload, const net_path *p, net_flow *out) {
+  (void)c, (void)payload, (void)p;
+  *out = stub_params;
+}
+
+static const net_model stub = {"stub", "unit tests: fixed flow parameters", stub_flow};
+
+/* ====== fixture ====== */
+
+static platform *plat;
+static config cfg;
+static eng *e;
+
+/* Completion record: which action (by the test's id) ended when. */
+typedef struct done_log {
+  int n;
+  int id[16];
+  double at[16];
+} done_log;
+
+static done_log log_;
+static int ids[16]; /* ctx of action k points to ids[k] = k */
+
+static void record(void *ctx, eng_act *a) {
+  (void)a;
+  log_.id[log_.n] = *(int *)ctx;
+  log_.at[log_.n++] = eng_now(e);
+}
+
+static void setup(void) {
+  char err[256], path[512];
+  const char *top = getenv("top_srcdir");
+  snprintf(path, sizeof path, "%s/test/data/unit/two_hosts.xml", top ? top : ".");
+  plat = plat_load(path, err, sizeof err);
+  ck_assert_msg(plat != NULL, "%s", err);
+  cfg_init(&cfg);
+  stub_params = (net_flow){.latency = 0, .bound = -1, .penalty = 1, .factor = 1, .back_coeff = 0, .shared = 1};
+  e = eng_new(plat, &cfg, &stub, NULL);
+  memset(&log_, 0, sizeof log_);
+  for (int k = 0; k < 16; k++)
+    ids[k] = k;
+}
+
+static void teardown(void) {
+  eng_free(e);
+  cfg_free(&cfg);
+  plat_free(plat);
+}
+
+static void run_all(void) {
+  while (eng_step(e))
+    ;
+}
+
+static eng_act *flow(int k, int src, int dst, double payload) {
+  char err[256];
+  eng_act *a = eng_flow_start(e, src, dst, payload, record, &ids[k], err, sizeof err);
+  ck_assert_msg(a != NULL, "%s", err);
+  return a;
+}
+
+#define ASSERT_DONE(i, want_id, want_at)                                                         \
+  do {                                                                                           \
+    ck_assert_int_eq(log_.id[i], want_id);                                                       \
+    ck_assert_msg(fabs(log_.at[i] - (want_at)) <= 1e-9 * (want_at), "action %d ended at %.17g, " \
+                  "expected %.17g", want_id, log_.at[i], (double)(want_at));                     \
+  } while (0)
+
+/* ====== flows ====== */
+
+/* 1e6 bytes alone on 1 MB/s after a 0.25 s latency: 0.25 + 1 s. */
+START_TEST(flow_alone) {
+  stub_params.latency = 0.25;
+  flow(0, 0, 1, 1e6);
+  ck_assert_int_eq(eng_pending(e), 1);
+  run_all();
+  ck_assert_int_eq(log_.n, 1);
+  ASSERT_DONE(0, 0, 1.25);
+  ck_assert_int_eq(eng_pending(e), 0);
+  ck_assert_int_eq(eng_step(e), 0);
+}
+END_TEST
+
+/* 1e6 and 2e6 bytes from t = 0, one each way on the SHARED link: 0.5 MB/s each until the
+ * first ends at 2 s; the second then has 1e6 left at 1 MB/s: 3 s. */
+START_TEST(flows_share_then_speed_up) {
+  flow(0, 0, 1, 1e6);
+  flow(1, 1, 0, 2e6);
+  run_all();
+  ck_assert_int_eq(log_.n, 2);
+  ASSERT_DONE(0, 0, 2.0);
+  ASSERT_DONE(1, 1, 3.0);
+}
+END_TEST
+
+/* A bound of 250 kB/s: 1e6 bytes take 4 s; a second flow then gets the rest of the link
+ * (750 kB/s): 1.5e6 bytes in 2 s. */
+START_TEST(flow_bound_leaves_the_rest) {
+  stub_params.bound = 2.5e5;
+  flow(0, 0, 1, 1e6);
+  stub_params.bound = -1;
+  flow(1, 0, 1, 1.5e6);
+  run_all();
+  ASSERT_DONE(0, 1, 2.0);
+  ASSERT_DONE(1, 0, 4.0);
+}
+END_TEST
+
+/* factor 0.5: the flow moves at half its share, 1e6 bytes in 2 s. */
+START_TEST(flow_factor) {
+  stub_params.factor = 0.5;
+  flow(0, 0, 1, 1e6);
+  run_all();
+  ASSERT_DONE(0, 0, 2.0);
+}
+END_TEST
+
+/* A flow in its latency phase takes no bandwidth: flow 1 (latency 1 s, 2e6 bytes) and
+ * flow 0 (no latency, 1e6 bytes, started at the same time): flow 0 alone until 1 s, then
+ * done; flow 1 alone from 1 s: 3 s. (The engine memoises a flow's parameters per route
+ * and payload, a pure function for real models: the stub's flows differ in payload.) */
+START_TEST(latency_phase_takes_no_bandwidth) {
+  flow(0, 0, 1, 1e6);
+  stub_params.latency = 1.0;
+  flow(1, 0, 1, 2e6);
+  run_all();
+  ASSERT_DONE(0, 0, 1.0);
+  ASSERT_DONE(1, 1, 3.0);
+}
+END_TEST
+
+START_TEST(no_route_is_an_error) {
+  char err[256] = "";
+  ck_assert_ptr_null(eng_flow_start(e, 0, 2, 100, record, &ids[0], err, sizeof err));
+  ck_assert_msg(strstr(err, "h2") != NULL, "message names the host: %s", err);
+  ck_assert_int_eq(eng_pending(e), 0);
+}
+END_TEST
+
+/* ====== executions and sleeps ====== */
+
+/* 1e9 flops on a 1 Gf core: 1 s alone; two on h0's single core share it: 2 s each; two
+ * on h1's two cores: 1 s each. */
+START_TEST(exec_shares_cores) {
+  eng_exec_start(e, 0, 1e9, record, &ids[0]);
+  eng_exec_start(e, 0, 1e9, record, &ids[1]);
+  eng_exec_start(e, 1, 1e9, record, &ids[2]);
+  eng_exec_start(e, 1, 1e9, record, &ids[3]);
+  ck_assert(eng_host_cores(e, 1) == 2);
+  ck_assert(fabs(eng_host_speed(e, 0) - 1e9) < 1e-3);
+  run_all();
+  ck_assert_int_eq(log_.n, 4);
+  ASSERT_DONE(0, 2, 1.0);
+  ASSERT_DONE(1, 3, 1.0);
+  ASSERT_DONE(2, 0, 2.0);
+  ASSERT_DONE(3, 1, 2.0);
+}
+END_TEST
+
+static void start_second(void *ctx, eng_act *a) {
+  record(ctx, a);
+  eng_exec_start(e, 0, 1e9, record, &ids[1]);
+}
+
+/* Exec 0 (1e9 flops) alone from 0; at 0.5 (a sleep's end) exec 1 joins on the single
+ * core: exec 0 has 0.5e9 left at 0.5 GF/s: ends at 1.5; exec 1 did 0.5e9 by then, the
+ * rest at 1 GF/s: 2.0 (test/exec_share.sh checks the same end to end). */
+START_TEST(exec_joined_later) {
+  eng_exec_start(e, 0, 1e9, record, &ids[0]);
+  eng_sleep_start(e, 0.5, start_second, &ids[2]);
+  run_all();
+  ck_assert_int_eq(log_.n, 3);
+  ASSERT_DONE(0, 2, 0.5);
+  ASSERT_DONE(1, 0, 1.5);
+  ASSERT_DONE(2, 1, 2.0);
+}
+END_TEST
+
+/* Equal dates complete in creation order, whatever kind of action. */
+START_TEST(equal_dates_in_creation_order) {
+  eng_sleep_start(e, 1.0, record, &ids[0]);
+  eng_exec_start(e, 0, 1e9, record, &ids[1]);
+  eng_sleep_start(e, 1.0, record, &ids[2]);
+  eng_sleep_start(e, 0.5, record, &ids[3]);
+  run_all();
+  ck_assert_int_eq(log_.n, 4);
+  ASSERT_DONE(0, 3, 0.5);
+  ASSERT_DONE(1, 0, 1.0);
+  ASSERT_DONE(2, 1, 1.0);
+  ASSERT_DONE(3, 2, 1.0);
+}
+END_TEST
+
+static Suite *engine_suite(void) {
+  Suite *s = suite_create("engine");
+  TCase *tc = tcase_create("engine");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, flow_alone);
+  tcase_add_test(tc, flows_share_then_speed_up);
+  tcase_add_test(tc, flow_bound_leaves_the_rest);
+  tcase_add_test(tc, flow_factor);
+  tcase_add_test(tc, latency_phase_takes_no_bandwidth);
+  tcase_add_test(tc, no_route_is_an_error);
+  tcase_add_test(tc, exec_shares_cores);
+  tcase_add_test(tc, exec_joined_later);
+  tcase_add_test(tc, equal_dates_in_creation_order);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+Suite *check_suite(void) { return engine_suite(); }
