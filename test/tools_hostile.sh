@@ -104,5 +104,28 @@ if command -v gnuplot >/dev/null; then
     sh -c "ln -s nowhere/x dangling.png && python3 '$S/tir-plot' -o dangling out/results.csv"
 fi
 
+### tir-calibrate fit -o: the same rules (it wrote mode 0644 and refused devices and links)
+CAL="$top_builddir/tir-calibrate"
+if [ -x "$CAL" ]; then
+  mkdir m  # measurements of a known model (calibrate_fit.sh's, fewer sizes)
+  python3 - <<'PY'
+L, B = 5e-6, 1e9
+ow = lambda k: L + (k + 16) / B
+meas = {"send": lambda k: 2e-6 + 1e-10 * k if k < 8192 else ow(k), "recv": lambda k: 1e-6 + 2e-10 * k if k < 8192 else ow(k),
+        "isend": lambda k: 5e-7, "pingpong": lambda k: 2 * (3e-6 + ow(k)) if k < 8192 else 2 * ow(k)}
+with open("m/pingpong.csv", "w") as f:
+    f.write("op,bytes,seconds\n")
+    for k in (1, 1024, 4096, 8192, 16384, 65536, 1048576, 4194304):
+        for op, fn in meas.items():
+            f.write(f"{op},{k},{fn(k)!r}\n")
+PY
+  (umask 027 && "$CAL" fit m -o cal.xml >/dev/null 2>&1) && [ "$(stat -c %a cal.xml)" = 640 ] && ok ||
+    bad "tir-calibrate fit -o with umask 027: $(stat -c %a cal.xml 2>&1)"
+  echo old > calreal.xml; ln -s calreal.xml callink.xml
+  "$CAL" fit m -o callink.xml >/dev/null 2>&1 && [ -L callink.xml ] && grep -q '<platform' calreal.xml && ok ||
+    bad "tir-calibrate fit -o a symbolic link: $(ls -l callink.xml calreal.xml)"
+  exits 4 'fifo: cannot write: a FIFO that no process reads' "$CAL" fit m -o fifo
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
