@@ -106,6 +106,7 @@ fi
 
 ### tir-calibrate fit -o: the same rules (it wrote mode 0644 and refused devices and links)
 CAL="$top_builddir/tir-calibrate"
+export TIR_PLATFORM="$S/tir-platform" # (a separate build folder has no scripts/ of its own)
 if [ -x "$CAL" ]; then
   mkdir m  # measurements of a known model (calibrate_fit.sh's, fewer sizes)
   python3 - <<'PY'
