@@ -62,7 +62,11 @@ static const key keys[] = {
     {"tir/simgrid-marking", K_BOOL, "no", OFF(simgrid_marking),
      "mark only a flow's first link on enabling, as SimGrid 3.32 (doc/model.md)"},
     {"tir/local-solve", K_STRING, "auto", 0,
-     "yes: re-solve only the flows a change can move; no: whole components; auto (doc/model.md)"},
+     "yes: re-solve only the flows a change can move; no: whole components; class: flows sharing "
+     "a level solved as one; auto (doc/model.md)"},
+    {"tir/rate-tolerance", K_DOUBLE, "0", OFF(rate_tol),
+     "class solves: flow ends left unsolved up to this share of a link's flows (0: exact; an "
+     "approximation, doc/model.md)"},
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
@@ -196,6 +200,13 @@ double cfg_affine(const cfg_table *t, double size) {
   return cur;
 }
 
+int cfg_affine_zero(const cfg_table *t) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].a != 0 || t->v[i].b != 0)
+      return 0;
+  return 1;
+}
+
 /* ====== ranges ====== */
 
 /* The values a key accepts, beyond being a finite number: every setting below has a range
@@ -261,6 +272,8 @@ static int parse_value(config *c, const key *k, const char *value, char *err, si
   case K_DOUBLE:
     if (parse_double(value, f) < 0)
       return x_err(err, errlen, "%s: '%s' is not a number", k->name, value);
+    if (!strcmp(k->name, "tir/rate-tolerance") && !(*(double *)f >= 0 && *(double *)f < 1))
+      return x_err(err, errlen, "%s: '%s' is not in [0, 1)", k->name, value);
     return 0;
   case K_TIME:
   case K_BW:
@@ -318,8 +331,10 @@ static int set_string(config *c, const key *k, const char *value, char *err, siz
   if (!strcmp(k->name, "tir/local-solve")) {
     if (!strcmp(value, "auto"))
       c->local_solve = 2;
+    else if (!strcmp(value, "class"))
+      c->local_solve = 3;
     else if (parse_bool(value, &c->local_solve) < 0)
-      return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no or auto", value);
+      return x_err(err, errlen, "tir/local-solve: '%s' is not yes, no, class or auto", value);
     return 0;
   }
   /* cpu/model */

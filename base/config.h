@@ -43,9 +43,10 @@ typedef struct config {
   double maxmin_precision; /* maxmin/precision */
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
   int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
+  double rate_tol;         /* tir/rate-tolerance: class mode's (lmm_set_tolerance) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   int simgrid_compat;      /* tir/simgrid-compat: every SimGrid 3.32 quirk (doc/model.md) */
-  int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto (lmm_set_local's modes) */
+  int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto, 3 class (lmm_set_local's modes) */
   int polling_simgrid;     /* tir/polling:simgrid: each failed poll replayed as SMPI (else wait) */
   /* collectives: selector and per-collective forced algorithms ("" = selector's choice) */
   char coll_selector[32];
@@ -69,6 +70,8 @@ int cfg_set(config *c, const char *key, const char *value, char *err, size_t err
 double cfg_factor(const cfg_table *t, double size);
 /* Affine cost lookup (os/or/ois rule): entry 0 also applies to size <= T_0. */
 double cfg_affine(const cfg_table *t, double size);
+/* 1 when cfg_affine(t, size) is 0 for every size. */
+int cfg_affine_zero(const cfg_table *t);
 
 /* Parses a table string into t (replacing it). Returns 0 or -1 with err. */
 int cfg_parse_table(cfg_table *t, const char *s, int affine, char *err, size_t errlen);

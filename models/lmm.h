@@ -76,7 +76,7 @@ void *lmm_var_owner(const lmm_var *v);
  * variable: lmm_solve then gives the values of a from-scratch solve (to rounding).
  * Exact mode also leaves out the constraints that provably never saturate: a FATPIPE
  * whose every variable has another constraint with a smaller bound / coefficient, and a
- * SHARED one far from full (lmm.c, "Inert FATPIPE", "Slack SHARED"), checking after each
+ * SHARED one far from full (lmm_slack.c), checking after each
  * solve that they still do not; so that they no longer tie their variables into one
  * component: a change then re-solves and hands out only the variables of the changed one.
  * Set the mode before adding variables. */
@@ -102,6 +102,10 @@ void lmm_set_exact_incremental(lmm_system *s, int exact);
 void lmm_set_local(lmm_system *s, int mode);
 /* 1 when the local mode is on (set, or switched on by the automatic mode). */
 int lmm_local_on(const lmm_system *s);
+/* 1 when the class mode is on (set with mode 3, or switched on by the automatic mode: after 32
+ * large solves, or large solves of 8,192 variables in all, while the system held 4 variables
+ * per constraint or more, from exact or local mode; for good). */
+int lmm_class_on(const lmm_system *s);
 
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
  * order in which its solve fills the modified action set (the re-solved constraints in
@@ -126,28 +130,40 @@ void lmm_solve(lmm_system *s);
  * meanwhile are skipped. */
 lmm_var *lmm_next_modified(lmm_system *s);
 
-/* Exact mode's group (see lmm.c): when the first filling iterations of a large component
- * each saturate one constraint alone (B_0, B_1, ... at levels m_0 < m_1 < ...) and fix
- * every variable, the component becomes a group whose variables of level k all have
- * value lmm_group_level(s, k) / penalty; enabling or freeing one of its variables then
- * costs O(its constraints + levels^2), not O(component), and the other variables of the
- * group are NOT listed by lmm_next_modified although their values change with the levels
- * (the caller tracks them through the levels). lmm_var_group gives v's level now, -1 when
- * v is not in the group (a listed variable may have joined, left or changed level);
- * lmm_group_level is 0 for a level that does not exist. */
-#define LMM_GROUP_LEVELS 4 /* most levels of a group */
-int lmm_var_group(const lmm_var *v);
-double lmm_group_level(const lmm_system *s, int k);
-
-/* Local mode's bundles (see lmm.c): when a SHARED constraint is the bottleneck of n or more
- * variables (32 by default in local mode; 0: off), the variables it fixes, grouped by the
- * set of such constraints they use, are solved as one proxy variable each, and a member's
- * value is lmm_group_level(s, k) / penalty for its level index k = lmm_var_group(v) >=
- * LMM_GROUP_LEVELS, followed by the caller as the group's levels are (members are listed
- * when they join or leave a bundle, not when its level changes). lmm_group_count is one
- * more than the highest level index given so far (it only grows; an index is reused only
- * after a solve at which its level had no member left). */
+/* Local mode's bundles (lmm_bundle.c): when a SHARED constraint is the bottleneck of n or
+ * more variables (32 by default in local mode; 0: off), the variables it fixes, grouped by
+ * the set of such constraints they use, are solved as one proxy variable each (their values
+ * follow a level: see "Levels" below). */
 void lmm_set_bundle_min(lmm_system *s, unsigned n);
-int lmm_group_count(const lmm_system *s);
+
+/* Class mode's rate tolerance (0, the default: exact). Freeing a variable changes the rates
+ * only through the constraints the last solve saturated: when none of its constraints was
+ * saturated, no solve is needed (exact, whatever eps). With eps > 0, the removals on a
+ * saturated constraint wait for the next solve while they are at most eps x the variables
+ * that constraint fixed: the others keep their rates meanwhile (feasible, at most about eps
+ * below their max-min share). An approximation: lmm.h's other promises hold to eps. */
+void lmm_set_tolerance(lmm_system *s, double eps);
+
+/* Levels: rates that change without a solve listing the variable. Three modes keep
+ * variables at a shared level m (value m / penalty) and move m without listing them:
+ * exact mode's group (lmm_group.c: levels 0 .. LMM_GROUP_LEVELS - 1, each the level of one
+ * bottleneck of a component), local mode's bundles and class mode's classes (level
+ * indices from LMM_GROUP_LEVELS on, one per bundle or class). The caller follows such a
+ * variable through its level (the engine: one virtual clock per level) instead of through
+ * lmm_next_modified:
+ *  - lmm_var_level(v): v's level index now, -1 when v follows none (its value is then
+ *    listed when it changes). A variable that joins, leaves or changes level is listed by
+ *    lmm_next_modified (so the caller reads lmm_var_level of listed variables only).
+ *  - lmm_level(s, k): level k's value; 0 for an index with no level now.
+ *  - lmm_level_count(s): one more than the highest index given so far (it only grows; an
+ *    index is reused only after a solve at which its level had no variable left).
+ *  - lmm_next_level(s): after lmm_solve, the next index whose level may have changed, -1
+ *    when done (the group's and the bundles' levels at every solve; only the classes whose
+ *    level changed). A level not handed out kept its value. */
+#define LMM_GROUP_LEVELS 4 /* indices of the group's levels */
+int lmm_var_level(const lmm_var *v);
+double lmm_level(const lmm_system *s, int k);
+int lmm_level_count(const lmm_system *s);
+int lmm_next_level(lmm_system *s);
 
 #endif

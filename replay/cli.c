@@ -436,7 +436,7 @@ static int cli_warn(void *ctx, const char *msg) {
 static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   char err[2048];
   trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout, .allow_truncated = o->allow_truncated};
-  trace_set *t = replay_check_region_speed(o->plat, err, sizeof err) < 0 ? NULL : trace_open(o->trace, &to, err, sizeof err);
+  trace_set *t = replay_check_host_props(o->plat, err, sizeof err) < 0 ? NULL : trace_open(o->trace, &to, err, sizeof err);
   if (!t) {
     fprintf(errout, "tir-replay: %s\n", err);
     return TIR_EXIT_INPUT;
@@ -543,12 +543,19 @@ static int simulate(const cli *c, replay_opts *o, platform *p) {
   return rc;
 }
 
-/* Settings SimGrid has and tir does not model: said once, never silently ignored. */
-static void warn_unmodelled(const config *cfg) {
-  if (cfg->async_small_thresh != 0)
-    fprintf(stderr, "tir-replay: warning: smpi/async-small-thresh:%ld is not modelled (replayed as 0): SimGrid "
-            "starts a message below it before its receive is posted, so its times may differ (doc/model.md)\n",
-            cfg->async_small_thresh);
+/* Combinations of settings SimGrid 3.32 refuses (smpi_config.cpp aborts): refused here too,
+ * with the exit code of where they came from (a --cfg, else the platform's <config>). */
+static int check_settings(const cli *c, const config *cfg, char *err, size_t errlen) {
+  if (cfg->async_small_thresh <= cfg->detached_thresh)
+    return 0;
+  int cmdline = 0;
+  for (size_t i = 0; i < c->ncfg; i++)
+    cmdline |= !strncmp(c->cfgs[i], "smpi/async-small-thresh:", 24) ||
+               !strncmp(c->cfgs[i], "smpi/send-is-detached-thresh:", 29);
+  x_err(err, errlen, "smpi/async-small-thresh (%ld) is above smpi/send-is-detached-thresh (%ld): SimGrid refuses "
+        "it (a message sent before its receive is posted must be detached)", cfg->async_small_thresh,
+        cfg->detached_thresh);
+  return cmdline ? TIR_EXIT_USAGE : TIR_EXIT_INPUT;
 }
 
 static int run(cli *c) {
@@ -566,10 +573,11 @@ static int run(cli *c) {
                    .allow_truncated = c->allow_truncated};
   o.model = net_model_find(c->model ? c->model : "hybrid");
   int rc = apply_cfg(c, p, &o.cfg, err, sizeof err);
+  if (rc == 0)
+    rc = check_settings(c, &o.cfg, err, sizeof err);
   if (rc != 0)
     fprintf(stderr, "tir-replay: %s\n", err);
   else {
-    warn_unmodelled(&o.cfg);
     rc = c->validate ? validate_main(&o, stdout, stderr) : simulate(c, &o, p);
   }
   cfg_free(&o.cfg);

@@ -8,17 +8,18 @@
  * first brought up to date at their old rate. This is SimGrid's lazy update, with its
  * precision rules (surf/precision between dates, maxmin x surf precision on amounts).
  *
- * The solver's group (lmm.c: flows whose rate is m_k / p x factor for the level m_k of
- * their bottleneck) is followed through one virtual clock per level instead: phi_k, the
- * integral of m_k over time. A flow entering level k with remaining work r at phi0
- * completes when phi_k reaches phi0 + r p / factor whatever m_k does meanwhile, so each
- * level has its own heap keyed by that value, and the real date of its first completion
- * (due) competes with the main heap's top for the next event; a change of the levels
- * costs O(1) per level, not one heap update per flow. A flow leaving the group (or
- * changing level) gets its remaining work back from phi. The solver's bundles (lmm.c, local
- * mode: flows at the level of a proxy variable) are followed the same way, one level per
- * bundle: the levels are as many as lmm_group_count says (it grows; groups_sync), and each
- * step re-reads every level, O(levels) (a few dozen on the 2,048-node graphene cluster).
+ * Flows that follow a level of the solver (lmm.h "Levels": exact mode's group, local mode's
+ * bundles, class mode's classes; rate = level / p x factor) are followed through one
+ * virtual clock per level instead: phi_k, the integral of level k over time. A flow
+ * entering level k with remaining work r at phi0 completes when phi_k reaches
+ * phi0 + r p / factor whatever the level does meanwhile, so each level has its own heap
+ * keyed by that value, and the real date of its first completion (due) competes with the
+ * main heap's top for the next event; a change of a level costs O(log levels), not one heap
+ * update per flow. A flow leaving a level (or changing level) gets its remaining work back
+ * from phi. phi is brought up to date only when its level changes or a flow enters or
+ * leaves (grp_rebase), and the solver hands out the levels that may have changed
+ * (lmm_next_level); the levels with a due sit in a binary heap by (due, tie), so a step
+ * costs O(changed levels x log levels), not O(levels) (class mode: hundreds of classes).
  *
  * An execution alone on its host (the usual case: one rank per host) gets no solver
  * variable: the solver would give it min(bound, cores x speed) exactly, so its completion
@@ -88,12 +89,16 @@ typedef struct route_cell {
 
 typedef struct egroup {
   evq heap;        /* the level's actions, by completion virtual time */
+  size_t hpos;     /* its place in the heap of levels (by due) + 1; 0: none (no due) */
   int has_due;     /* the level has a first completion (a flow and a positive level) */
   double due;      /* its real date */
   uint64_t due_tie; /* and its tie (that flow's): it is ordered as in the main heap */
-  double phi;      /* virtual time: integral of the level up to phi_t */
+  double phi;      /* virtual time: integral of the level up to phi_t (brought up to date
+                      when the level changes or an action enters or leaves: grp_rebase) */
   double phi_t;    /* date at which phi was last brought up to date */
   double level;    /* level used since phi_t (0: none) */
+  uint64_t touched; /* == engine steps: an action entered or left it in this reschedule */
+  uint64_t sched;   /* == engine steps: its due was computed in this reschedule */
 } egroup;
 
 struct eng {
@@ -118,9 +123,13 @@ struct eng {
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
-  egroup *grp;     /* one per level of the solver's group and per bundle (lmm_group_count) */
+  egroup *grp;     /* one per level index of the solver (lmm_level_count) */
   int ngrp;        /* their number */
-  int first_due;   /* the level whose due comes first, -1: none (first_due_level) */
+  int *lh;         /* the levels that have a due, a binary heap by (due, due_tie) */
+  size_t nlh, lh_cap;
+  uint64_t steps;  /* reschedules so far (stamps egroup touched and sched) */
+  int *touched;    /* levels an action entered or left in this reschedule */
+  size_t ntouched, touched_cap;
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
@@ -162,7 +171,7 @@ static void routes_rehash(eng *e);
 
 /* One level (virtual clock) per level index the solver has given so far. */
 static void groups_sync(eng *e) {
-  int n = lmm_group_count(e->sys);
+  int n = lmm_level_count(e->sys);
   if (n <= e->ngrp)
     return;
   e->grp = x_realloc(e->grp, (size_t)n * sizeof *e->grp);
@@ -188,6 +197,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
     lmm_set_local(e->sys, c->local_solve);
   if (!c->bundles)
     lmm_set_bundle_min(e->sys, 0);
+  lmm_set_tolerance(e->sys, c->rate_tol);
   /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
    * actions in its solve's order: with both, which of two flows ending (or leaving their
    * latency) at one date goes first is SimGrid's, and so is the marking that follows. */
@@ -195,7 +205,6 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->sg_defer = c->simgrid_compat;
-  e->first_due = -1;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
@@ -234,6 +243,8 @@ void eng_free(eng *e) {
   for (int k = 0; k < e->ngrp; k++)
     evq_free(&e->grp[k].heap);
   free(e->grp);
+  free(e->lh);
+  free(e->touched);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
       free(e->routes[i].r->links);
@@ -495,17 +506,27 @@ static void update_remains(eng *e, eng_act *a) {
 /* ====== the group: actions whose rate is a level of the solver's group x factor / penalty
  * (see the file comment: one virtual clock, heap and due date per level) ====== */
 
-/* Brings every level's phi up to now at the level used since phi_t. */
-static void group_advance(eng *e) {
-  for (int k = 0; k < e->ngrp; k++) {
-    egroup *g = &e->grp[k];
-    g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0; /* rebase when empty */
-    g->phi_t = e->now;
-  }
+/* Brings level g's phi up to now at the level used since phi_t (0 when empty: rebased). */
+static void grp_rebase(eng *e, egroup *g) {
+  g->phi = g->heap.n ? g->phi + g->level * (e->now - g->phi_t) : 0.0;
+  g->phi_t = e->now;
+}
+
+/* An action enters or leaves level k: its due is recomputed at the end of the reschedule. */
+static inline void group_touch(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  if (g->touched == e->steps)
+    return;
+  g->touched = e->steps;
+  if (e->ntouched == e->touched_cap)
+    x_grow(&e->touched, &e->touched_cap, e->ntouched + 1, sizeof *e->touched);
+  e->touched[e->ntouched++] = k;
 }
 
 static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
+  group_touch(e, k);
+  grp_rebase(e, g);
   update_remains(e, a);
   heap_remove(&e->heap, a);
   a->grp = k;
@@ -516,6 +537,8 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
 static void group_leave(eng *e, eng_act *a) {
   egroup *g = &e->grp[a->grp];
+  group_touch(e, a->grp);
+  grp_rebase(e, g);
   heap_remove(&g->heap, a);
   a->grp = -1;
   a->remains = (a->date - g->phi) * a->factor / a->gpen;
@@ -524,32 +547,88 @@ static void group_leave(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
-/* Level k's due: the real date of its first completion, with that action's tie. */
+/* ====== the heap of levels by due (few levels in exact and local modes, many in class
+ * mode: an indexed binary heap, each level knows its place) ====== */
+
+static int due_before(const eng *e, int a, int b) {
+  const egroup *x = &e->grp[a], *y = &e->grp[b];
+  return x->due < y->due || (x->due == y->due && x->due_tie < y->due_tie);
+}
+
+static void lh_set(eng *e, size_t i, int k) {
+  e->lh[i] = k;
+  e->grp[k].hpos = i + 1;
+}
+
+static void lh_sift(eng *e, size_t i) {
+  int k = e->lh[i];
+  while (i > 0 && due_before(e, k, e->lh[(i - 1) / 2])) {
+    lh_set(e, i, e->lh[(i - 1) / 2]);
+    i = (i - 1) / 2;
+  }
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= e->nlh)
+      break;
+    if (c + 1 < e->nlh && due_before(e, e->lh[c + 1], e->lh[c]))
+      c++;
+    if (!due_before(e, e->lh[c], k))
+      break;
+    lh_set(e, i, e->lh[c]);
+    i = c;
+  }
+  lh_set(e, i, k);
+}
+
+/* Level k's due changed: it enters the heap or moves in it. */
+static void lh_update(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  if (!g->hpos) {
+    if (e->nlh == e->lh_cap)
+      x_grow(&e->lh, &e->lh_cap, e->nlh + 1, sizeof *e->lh);
+    g->hpos = ++e->nlh;
+    e->lh[e->nlh - 1] = k;
+  }
+  lh_sift(e, g->hpos - 1);
+}
+
+static void lh_remove(eng *e, int k) {
+  egroup *g = &e->grp[k];
+  size_t i = g->hpos - 1;
+  g->hpos = 0;
+  int last = e->lh[--e->nlh];
+  if (i < e->nlh) {
+    lh_set(e, i, last);
+    lh_sift(e, i);
+  }
+}
+
+/* Level k's due: the real date of its first completion, with that action's tie; its place
+ * in the heap of levels follows. */
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
+  g->sched = e->steps;
   double phi_top;
   const eng_act *top = evq_top(&g->heap, &phi_top);
   g->has_due = top && g->level > 0;
-  if (!g->has_due)
+  if (!g->has_due) {
+    if (g->hpos)
+      lh_remove(e, k);
     return;
-  double dt = (top->date - g->phi) / g->level;
-  g->due = g->phi_t + (dt > 0 ? dt : 0);
-  g->due_tie = top->seq ^ e->tie_xor;
-}
-
-/* Sets e->first_due after a change of the levels' dues. */
-static void first_due_level(eng *e) {
-  e->first_due = -1;
-  for (int k = 0; k < e->ngrp; k++) {
-    const egroup *g = &e->grp[k], *f = &e->grp[e->first_due < 0 ? 0 : e->first_due];
-    if (g->has_due && (e->first_due < 0 || g->due < f->due || (g->due == f->due && g->due_tie < f->due_tie)))
-      e->first_due = k;
   }
+  double dt = (top->date - g->phi) / g->level;
+  double due = g->phi_t + (dt > 0 ? dt : 0);
+  uint64_t tie = top->seq ^ e->tie_xor;
+  if (g->hpos && due == g->due && tie == g->due_tie)
+    return;
+  g->due = due;
+  g->due_tie = tie;
+  lh_update(e, k);
 }
 
 /* A recomputed variable: into, out of or across the group's levels, or a new rate. */
 static void update_action(eng *e, eng_act *a, const lmm_var *v) {
-  int k = lmm_var_group(v);
+  int k = lmm_var_level(v);
   if (k >= 0 && a->grp == k)
     return; /* followed through the level */
   if (a->grp >= 0)
@@ -567,7 +646,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
 }
 
 static void reschedule(eng *e) {
-  group_advance(e);
+  e->steps++;
   lmm_solve(e->sys);
   groups_sync(e);
   while (e->n_new_sleeps > 0) {
@@ -579,11 +658,15 @@ static void reschedule(eng *e) {
     if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
       update_action(e, a, v);
   }
-  for (int k = 0; k < e->ngrp; k++) {
-    e->grp[k].level = lmm_group_level(e->sys, k);
+  for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
+    grp_rebase(e, &e->grp[k]);
+    e->grp[k].level = lmm_level(e->sys, k);
     group_schedule(e, k);
   }
-  first_due_level(e);
+  for (size_t i = 0; i < e->ntouched; i++) /* and those whose first action may have changed */
+    if (e->grp[e->touched[i]].sched != e->steps)
+      group_schedule(e, e->touched[i]);
+  e->ntouched = 0;
 }
 
 static void finish(eng *e, eng_act *a) {
@@ -625,7 +708,6 @@ static void group_pop(eng *e, int k) {
   a->grp = -1;
   a->remains = 0;
   group_schedule(e, k);
-  first_due_level(e);
   finish(e, a);
 }
 
@@ -633,7 +715,7 @@ static void group_pop(eng *e, int k) {
  * *a that action, or with *level >= 0 that level; 0 when there is none. */
 static int next_event(const eng *e, eng_act **a, int *level, double *date) {
   *a = evq_top(&e->heap, date);
-  *level = e->first_due;
+  *level = e->nlh ? e->lh[0] : -1;
   if (*level < 0)
     return *a != NULL;
   const egroup *g = &e->grp[*level];

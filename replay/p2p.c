@@ -3,23 +3,58 @@
  * Mailboxes are FIFO queues per (receiver, source, tag) in one open-addressing hash
  * table: a posted send first looks for the oldest matching posted receive, a posted
  * receive for the oldest matching posted send, so matching is O(1) and respects MPI's
- * non-overtaking rule. A queue holds only sends or only receives at any time.
+ * non-overtaking rule. A queue holds only sends or only receives at any time. A mailbox
+ * exists only while its queue is not empty (an alltoall of n ranks makes n^2 of them, most
+ * gone a moment later): an emptied one leaves the table at once (backward-shift deletion,
+ * no tombstones), and its key (receiver, source, tag, communicator) is read from the
+ * requests it holds; the queue is circular through the requests' next, the box keeps its
+ * last one (16 bytes a box).
  * A matched pair becomes one flow in the engine; when it completes, the receive (and a
- * non-detached send) complete and their owners are woken. */
+ * non-detached send) complete and their owners are woken.
+ *
+ * smpi/async-small-thresh (A > 0): SimGrid 3.32 gives each rank a second, "small" mailbox
+ * whose permanent receiver is the rank itself (Request::start, CommImpl::isend/irecv,
+ * MailboxImpl::iprobe). Matching never crosses keys, so each key has three queues here, in
+ * three tables: the large mailbox (the table above), the small mailbox's posted receives
+ * (small_recv) and its eager sends (small_sent: sends that matched nothing there, whose
+ * transfer started at once and that stay queued, running or finished, until a receive takes
+ * them). SimGrid's message ids make a receive take only the oldest unmatched send of its key
+ * (message number `count'), wherever it is; a send matches a waiting receive only if it is
+ * that message itself. Hence the rules (post_send_async, post_recv_async):
+ *  - a send below A takes the first receive of the large mailbox if one waits; else the
+ *    first receive of the small one if one waits and no older send of the key is unmatched;
+ *    else it is eager: its transfer starts now (bytes + 16 from its host to the receiver's)
+ *    and it waits in small_sent. A detached sender is done at once as usual; a
+ *    rendez-vous one (A above send-is-detached-thresh) when the transfer ends.
+ *  - a send at or above A uses the large mailbox, as with A = 0 (a receive waiting only in
+ *    the small mailbox does not see it: SimGrid's behaviour).
+ *  - a receive takes the oldest unmatched send of its key: an eager one completes the
+ *    receive at once if its transfer has ended, else when it ends; one in the large mailbox
+ *    starts its transfer as with A = 0. With none, a receive below A waits in the small
+ *    mailbox, another in the large one.
+ *  - a probe sees the oldest unmatched send, eager or not.
+ * Sends carry their posting order (seq) to tell which of the two send queues holds the
+ * oldest. With A = 0 (the default) only the large table exists and none of this runs. */
 #include "p2p.h"
 
 #include "xalloc.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 typedef struct mbox {
-  uint64_t key;          /* hash of (dst, src, tag, comm); 0 = free slot */
-  int32_t dst, src, tag, comm;
-  p2p_req *head, *tail;  /* posted, unmatched requests, all sends or all receives */
-  int watch;             /* the receiver waits for a send to arrive here (p2p_watch) */
+  uint64_t key;   /* hash of (dst, src, tag, comm); 0 = free slot */
+  p2p_req *tail;  /* the last posted, unmatched request (all sends or all receives); its
+                     next is the first one (a circular queue) */
 } mbox;
+
+/* An open-addressing table of mailboxes (power-of-two cap, at most half full). */
+typedef struct box_table {
+  mbox *boxes;
+  size_t n, cap;
+} box_table;
 
 /* A request as allocated: the public part, then what a send needs while its transfer
  * runs (the send outlives it: the transfer holds a reference on it), so that starting a
@@ -37,12 +72,25 @@ typedef struct slab {
   req_block b[SLAB_N];
 } slab;
 
+/* A rank at the end of a polling run (tir/polling:wait) waits for a send of (src, tag, comm)
+ * to arrive in its mailbox, which need not exist yet: one watch per rank at most. */
+typedef struct watch {
+  int32_t src, tag, comm, on;
+} watch;
+
 typedef struct cost_memo {
   int64_t bytes; /* INT64_MIN: none */
   double cost;
 } cost_memo;
 
 enum { MEMO_OS, MEMO_OIS, MEMO_OR, NMEMO };
+
+/* One host's overhead tables (smpi/os, smpi/ois, smpi/or: its properties, else the
+ * settings') and their memos. */
+typedef struct host_ov {
+  const cfg_table *t[NMEMO];
+  cost_memo memo[NMEMO];
+} host_ov;
 
 struct p2p_world {
   eng *e;
@@ -56,8 +104,10 @@ struct p2p_world {
   p2p_error_fn error;
   p2p_msg_fn msg;
   void *ctx;
-  mbox *boxes;
-  size_t nboxes, cap;
+  box_table large;      /* the mailboxes (SimGrid's large one with async-small-thresh) */
+  box_table *small;     /* async-small-thresh only: [SMALL_RECV] receives, [SMALL_SENT] eager sends */
+  long async;           /* smpi/async-small-thresh (0: one mailbox) */
+  int64_t send_seq;     /* sends posted (async-small-thresh: their seq) */
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
   p2p_req *spare; /* released requests (req_block) for reuse, linked through next */
@@ -65,10 +115,17 @@ struct p2p_world {
                          them all, those of transfers still running included (a replay stopped
                          early: deadlock, error, truncated traces) */
   int slab_used;      /* blocks handed out of slabs (the newest) */
+  watch *watches;   /* np of them, made by the first p2p_watch */
+  int nwatch;       /* watches on */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
+  host_ov *hov;          /* per host (some host has an smpi/os, ois or or property), or NULL */
+  cfg_table *hov_tables; /* the tables parsed from properties, nhov_tables of them */
+  int nhov_tables, nhosts;
 };
 
-static void rehash(p2p_world *w);
+enum { SMALL_RECV, SMALL_SENT };
+
+static void rehash(box_table *t);
 static inline void release(p2p_world *w, p2p_req *r);
 
 p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake_fn wake,
@@ -84,17 +141,51 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
   w->ctx = ctx;
   for (int i = 0; i < NMEMO; i++)
     w->memo[i].bytes = INT64_MIN;
-  rehash(w); /* the first table: get_box never meets an empty one */
+  rehash(&w->large); /* the first table: find_box never meets an empty one */
+  w->async = c->async_small_thresh;
+  if (w->async) {
+    w->small = x_calloc(2, sizeof *w->small);
+    rehash(&w->small[SMALL_RECV]);
+    rehash(&w->small[SMALL_SENT]);
+  }
   return w;
 }
 
 void p2p_set_message_fn(p2p_world *w, p2p_msg_fn fn) { w->msg = fn; }
 void p2p_set_wake2_fn(p2p_world *w, p2p_wake2_fn fn) { w->wake2 = fn; }
 
+static void free_queue(p2p_world *w, p2p_req *r) {
+  while (r) {
+    p2p_req *n = r->next;
+    p2p_req_release(w, r);
+    r = n;
+  }
+}
+
+static void free_table(p2p_world *w, box_table *t) {
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->boxes[i].key) {
+      p2p_req *head = t->boxes[i].tail->next;
+      t->boxes[i].tail->next = NULL;
+      free_queue(w, head);
+    }
+  free(t->boxes);
+}
+
 void p2p_free(p2p_world *w) {
   if (!w)
     return;
-  free(w->boxes);
+  free_table(w, &w->large);
+  if (w->small) {
+    free_table(w, &w->small[SMALL_RECV]);
+    free_table(w, &w->small[SMALL_SENT]);
+    free(w->small);
+  }
+  for (int i = 0; i < w->nhov_tables; i++)
+    free(w->hov_tables[i].v);
+  free(w->hov_tables);
+  free(w->hov);
+  free(w->watches);
   for (slab *b = w->slabs, *n; b; b = n) { /* the group requests still held: their children */
     n = b->next;
     for (int i = 0; i < (b == w->slabs ? w->slab_used : SLAB_N); i++)
@@ -117,61 +208,84 @@ static uint64_t box_key(int dst, int src, int tag, int comm) {
 /* Home slot of key in a table of cap (a power of two) slots: the product's high bits. */
 static size_t box_slot(uint64_t key, size_t cap) { return (size_t)(key >> 32) & (cap - 1); }
 
-/* Inserts the (absent) mailbox of (dst, src, tag, comm). */
+/* Inserts an (absent) mailbox for key: the caller enqueues its first request at once. */
 __attribute__((noinline)) /* the cold path, out of get_box */
-static mbox *new_box(p2p_world *w, uint64_t key, int dst, int src, int tag, int comm) {
-  if (2 * (w->nboxes + 1) > w->cap)
-    rehash(w);
-  size_t j = box_slot(key, w->cap);
-  while (w->boxes[j].key)
-    j = (j + 1) & (w->cap - 1);
-  w->nboxes++;
-  w->boxes[j] = (mbox){.key = key, .dst = dst, .src = src, .tag = tag, .comm = comm};
-  return &w->boxes[j];
+static mbox *new_box(box_table *t, uint64_t key) {
+  if (2 * (t->n + 1) > t->cap)
+    rehash(t);
+  size_t j = box_slot(key, t->cap);
+  while (t->boxes[j].key)
+    j = (j + 1) & (t->cap - 1);
+  t->n++;
+  t->boxes[j] = (mbox){.key = key};
+  return &t->boxes[j];
 }
 
-static void rehash(p2p_world *w) {
-  size_t ncap = w->cap ? 2 * w->cap : 1024;
+static void rehash(box_table *t) {
+  size_t ncap = t->cap ? 2 * t->cap : 1024;
   mbox *nb = x_calloc(ncap, sizeof *nb);
-  for (size_t i = 0; i < w->cap; i++)
-    if (w->boxes[i].key) {
-      size_t j = box_slot(w->boxes[i].key, ncap);
+  for (size_t i = 0; i < t->cap; i++)
+    if (t->boxes[i].key) {
+      size_t j = box_slot(t->boxes[i].key, ncap);
       while (nb[j].key)
         j = (j + 1) & (ncap - 1);
-      nb[j] = w->boxes[i];
+      nb[j] = t->boxes[i];
     }
-  free(w->boxes);
-  w->boxes = nb;
-  w->cap = ncap;
+  free(t->boxes);
+  t->boxes = nb;
+  t->cap = ncap;
 }
 
-/* The mailbox of (dst, src, tag, comm), created empty if it does not exist. */
-__attribute__((always_inline)) static inline mbox *get_box(p2p_world *w, int dst, int src, int tag, int comm) {
-  uint64_t key = box_key(dst, src, tag, comm);
-  for (size_t j = box_slot(key, w->cap);; j = (j + 1) & (w->cap - 1)) {
-    mbox *b = &w->boxes[j];
-    if (b->key == key && b->dst == dst && b->src == src && b->tag == tag && b->comm == comm)
+/* Whether the queue of b holds the requests of (dst, src, tag, comm). */
+static inline int box_is(const mbox *b, int dst, int src, int tag, int comm) {
+  const p2p_req *r = b->tail;
+  return r->dst == dst && r->src == src && r->tag == tag && r->comm == comm;
+}
+
+/* The mailbox of (dst, src, tag, comm), NULL if none (no request waits there). */
+__attribute__((always_inline)) static inline mbox *find_box(box_table *t, uint64_t key, int dst, int src, int tag,
+                                                            int comm) {
+  for (size_t j = box_slot(key, t->cap);; j = (j + 1) & (t->cap - 1)) {
+    mbox *b = &t->boxes[j];
+    if (b->key == key && box_is(b, dst, src, tag, comm))
       return b;
     if (!b->key)
-      break;
+      return NULL;
   }
-  return new_box(w, key, dst, src, tag, comm);
+}
+
+/* Takes the emptied box b out of the table: the entries after it in its probe run move back
+ * to fill the hole when their home slot allows. */
+static void del_box(box_table *t, mbox *b) {
+  size_t mask = t->cap - 1, i = (size_t)(b - t->boxes);
+  for (size_t j = (i + 1) & mask; t->boxes[j].key; j = (j + 1) & mask) {
+    size_t h = box_slot(t->boxes[j].key, t->cap);
+    if (((j - h) & mask) >= ((j - i) & mask)) { /* h is not in (i, j]: it may fill i */
+      t->boxes[i] = t->boxes[j];
+      i = j;
+    }
+  }
+  t->boxes[i] = (mbox){0};
+  t->n--;
 }
 
 static void enqueue(mbox *b, p2p_req *r) {
-  r->next = NULL;
-  if (b->tail)
+  if (b->tail) {
+    r->next = b->tail->next;
     b->tail->next = r;
-  else
-    b->head = r;
+  } else {
+    r->next = r;
+  }
   b->tail = r;
 }
 
-static p2p_req *dequeue(mbox *b) {
-  p2p_req *r = b->head;
-  b->head = r->next;
-  if (!b->head)
-    b->tail = NULL;
+/* The first request of b's queue; b leaves the table when that was the last. */
+static p2p_req *dequeue(box_table *t, mbox *b) {
+  p2p_req *r = b->tail->next;
+  if (r == b->tail)
+    del_box(t, b);
+  else
+    b->tail->next = r->next;
   r->next = NULL;
   return r;
 }
@@ -203,18 +317,22 @@ static void transfer_done(void *ctx, eng_act *a) {
   release(w, s);
 }
 
+/* MPI_ERR_TRUNCATE: r is smaller than the message s (a replay error). */
+__attribute__((noinline)) static void truncated(p2p_world *w, const p2p_req *s, const p2p_req *r) {
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "message truncated (MPI_ERR_TRUNCATE): rank %d sends %" PRId64 " bytes with tag %d "
+           "(line %ld) but rank %d posted a receive of %" PRId64 " bytes (line %ld)",
+           s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
+  w->error(w->ctx, 0, msg);
+}
+
 static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
   s->matched = r->matched = 1;
   r->real_bytes = s->bytes;
   w->unmatched -= 2;
-  if (r->bytes < s->bytes) {
-    char msg[256];
-    snprintf(msg, sizeof msg,
-             "message truncated (MPI_ERR_TRUNCATE): rank %d sends %" PRId64 " bytes with tag %d "
-             "(line %ld) but rank %d posted a receive of %" PRId64 " bytes (line %ld)",
-             s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
-    w->error(w->ctx, 0, msg);
-  }
+  if (r->bytes < s->bytes)
+    truncated(w, s, r);
   req_block *t = (req_block *)s;
   t->w = w;
   t->start = *w->now;
@@ -229,6 +347,80 @@ static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
     s->next = NULL;
     s->refs--;
     r->refs--;
+  }
+}
+
+/* ====== eager sends (smpi/async-small-thresh) ====== */
+
+/* The end of an eager send's transfer. A receive that took it meanwhile completes as with
+ * any message; else the send stays, finished, in small_sent, and a rendez-vous sender is
+ * done now (SimGrid answers its wait when the communication ends). */
+static void eager_done(void *ctx, eng_act *a) {
+  req_block *t = ctx;
+  p2p_world *w = t->w;
+  p2p_req *s = &t->r;
+  s->eager = 2;
+  if (s->matched) {
+    transfer_done(ctx, a);
+    return;
+  }
+  if (w->msg)
+    w->msg(w->ctx, s, t->start, eng_now(w->e));
+  if (!s->detached) {
+    s->complete = 1;
+    if (w->wake2) {
+      s->done_seq = ++w->ndone;
+      w->wake2(w->ctx, NULL, s);
+    } else {
+      w->wake(w->ctx, s->src);
+    }
+  }
+  release(w, s);
+}
+
+/* Starts the transfer of s (queued in small_sent) before any receive: SimGrid's permanent
+ * receiver takes it at once. */
+static void start_eager(p2p_world *w, p2p_req *s) {
+  req_block *t = (req_block *)s;
+  t->w = w;
+  t->start = *w->now;
+  s->eager = 1;
+  s->refs++; /* the transfer's */
+  w->messages++;
+  char err[256];
+  if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[s->dst], (double)s->bytes + 16, eager_done, t, err,
+                      sizeof err)) {
+    w->error(w->ctx, 1, err);
+    s->refs--;
+  }
+}
+
+/* The receive r takes the eager send s (out of small_sent): done at once when s's transfer
+ * has ended (SimGrid's irecv finds the communication finished), else when it ends. */
+static void take_eager(p2p_world *w, p2p_req *s, p2p_req *r) {
+  s->matched = r->matched = 1;
+  r->real_bytes = s->bytes;
+  w->unmatched -= 2;
+  if (r->bytes < s->bytes)
+    truncated(w, s, r);
+  if (s->eager == 2) {
+    r->complete = 1;
+    r->detached_sender = s->detached;
+    if (w->wake2)
+      r->done_seq = ++w->ndone;
+    return;
+  }
+  s->next = r; /* eager_done completes r */
+  r->refs++;
+}
+
+/* Wakes dst if it watches (src, tag, comm): a send just arrived there. */
+static void wake_watcher(p2p_world *w, int dst, int src, int tag, int comm) {
+  watch *v = &w->watches[dst];
+  if (v->on && v->src == src && v->tag == tag && v->comm == comm) {
+    v->on = 0;
+    w->nwatch--;
+    w->wake(w->ctx, dst);
   }
 }
 
@@ -250,53 +442,141 @@ static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64
   return r;
 }
 
+/* ====== posting (smpi/async-small-thresh: the rules at the top of this file) ====== */
+
+/* s takes the first receive of b (in table t) and their transfer starts. */
+static p2p_req *send_takes(p2p_world *w, box_table *t, mbox *b, p2p_req *s) {
+  p2p_req *r = dequeue(t, b);
+  start_transfer(w, s, r);
+  release(w, r); /* the mailbox's reference */
+  return s;
+}
+
+__attribute__((noinline)) static p2p_req *post_send_async(p2p_world *w, p2p_req *s, uint64_t key) {
+  int dst = s->dst, src = s->src, tag = s->tag, comm = s->comm;
+  s->seq = ++w->send_seq;
+  mbox *b = find_box(&w->large, key, dst, src, tag, comm);
+  if (b && b->tail->recv)
+    return send_takes(w, &w->large, b, s);
+  s->refs++; /* the mailbox's reference */
+  if (s->bytes < w->async) {
+    box_table *rt = &w->small[SMALL_RECV], *st = &w->small[SMALL_SENT];
+    mbox *sr = find_box(rt, key, dst, src, tag, comm), *ss = find_box(st, key, dst, src, tag, comm);
+    if (sr && !b && !ss) { /* a receive waits there and no older send is unmatched */
+      s->refs--;
+      return send_takes(w, rt, sr, s);
+    }
+    enqueue(ss ? ss : new_box(st, key), s);
+    start_eager(w, s);
+  } else {
+    enqueue(b ? b : new_box(&w->large, key), s);
+  }
+  if (w->nwatch)
+    wake_watcher(w, dst, src, tag, comm);
+  return s;
+}
+
 p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
   p2p_req *s = req_new(w, src, dst, tag, comm, bytes, 0, line);
   s->detached = bytes < w->cfg->detached_thresh;
   if (s->detached)
     s->complete = 1;
-  mbox *b = get_box(w, dst, src, tag, comm);
+  uint64_t key = box_key(dst, src, tag, comm);
   w->unmatched++;
-  if (b->head && b->head->recv) {
-    p2p_req *r = dequeue(b);
+  if (__builtin_expect(w->async != 0, 0))
+    return post_send_async(w, s, key);
+  mbox *b = find_box(&w->large, key, dst, src, tag, comm);
+  if (b && b->tail->recv) {
+    p2p_req *r = dequeue(&w->large, b);
     start_transfer(w, s, r);
     release(w, r); /* the mailbox's reference */
   } else {
     s->refs++; /* the mailbox's reference */
-    enqueue(b, s);
-    if (b->watch) {
-      b->watch = 0;
-      w->wake(w->ctx, dst);
-    }
+    enqueue(b ? b : new_box(&w->large, key), s);
+    if (w->nwatch)
+      wake_watcher(w, dst, src, tag, comm);
   }
   return s;
 }
 
+/* The box holding the oldest unmatched send of the key (SimGrid's next message id), NULL if
+ * none; *t is its table. */
+static mbox *oldest_send(p2p_world *w, uint64_t key, int dst, int src, int tag, int comm, box_table **t) {
+  box_table *st = &w->small[SMALL_SENT];
+  mbox *ss = find_box(st, key, dst, src, tag, comm), *b = find_box(&w->large, key, dst, src, tag, comm);
+  int large = b && !b->tail->recv;
+  *t = large ? &w->large : st;
+  if (ss && (!large || ss->tail->next->seq < b->tail->next->seq)) {
+    *t = st;
+    return ss;
+  }
+  return large ? b : NULL;
+}
+
+__attribute__((noinline)) static p2p_req *post_recv_async(p2p_world *w, p2p_req *r, uint64_t key) {
+  int dst = r->dst, src = r->src, tag = r->tag, comm = r->comm;
+  box_table *t;
+  mbox *b = oldest_send(w, key, dst, src, tag, comm, &t);
+  if (b) {
+    p2p_req *s = dequeue(t, b);
+    if (s->eager)
+      take_eager(w, s, r);
+    else
+      start_transfer(w, s, r);
+    release(w, s); /* the mailbox's reference */
+    return r;
+  }
+  r->refs++;
+  t = r->bytes < w->async ? &w->small[SMALL_RECV] : &w->large;
+  b = find_box(t, key, dst, src, tag, comm);
+  enqueue(b ? b : new_box(t, key), r);
+  return r;
+}
+
 p2p_req *p2p_post_recv(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, long line) {
   p2p_req *r = req_new(w, src, dst, tag, comm, bytes, 1, line);
-  mbox *b = get_box(w, dst, src, tag, comm);
+  uint64_t key = box_key(dst, src, tag, comm);
   w->unmatched++;
-  if (b->head && !b->head->recv) {
-    p2p_req *s = dequeue(b);
+  if (__builtin_expect(w->async != 0, 0))
+    return post_recv_async(w, r, key);
+  mbox *b = find_box(&w->large, key, dst, src, tag, comm);
+  if (b && !b->tail->recv) {
+    p2p_req *s = dequeue(&w->large, b);
     start_transfer(w, s, r);
     release(w, s); /* the mailbox's reference */
   } else {
     r->refs++;
-    enqueue(b, r);
+    enqueue(b ? b : new_box(&w->large, key), r);
   }
   return r;
 }
 
 int64_t p2p_probe(p2p_world *w, int src, int dst, int tag, int comm) {
-  mbox *b = get_box(w, dst, src, tag, comm);
-  return b->head && !b->head->recv ? b->head->bytes : -1;
+  uint64_t key = box_key(dst, src, tag, comm);
+  if (__builtin_expect(w->async != 0, 0)) { /* SimGrid's iprobe looks at the small mailbox first */
+    box_table *t;
+    const mbox *b = oldest_send(w, key, dst, src, tag, comm, &t);
+    return b ? b->tail->next->bytes : -1;
+  }
+  const mbox *b = find_box(&w->large, key, dst, src, tag, comm);
+  return b && !b->tail->recv ? b->tail->next->bytes : -1;
+}
+
+int64_t p2p_probe_mailbox(p2p_world *w, int src, int dst, int tag, int comm, int small) {
+  if (!w->async)
+    return small ? -1 : p2p_probe(w, src, dst, tag, comm);
+  box_table *t;
+  const mbox *b = oldest_send(w, box_key(dst, src, tag, comm), dst, src, tag, comm, &t);
+  return b && (t != &w->large) == (small != 0) ? b->tail->next->bytes : -1;
 }
 
 int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm) {
-  mbox *b = get_box(w, dst, src, tag, comm);
-  if (b->head && !b->head->recv)
+  if (p2p_probe(w, src, dst, tag, comm) >= 0)
     return 1;
-  b->watch = 1;
+  if (!w->watches)
+    w->watches = x_calloc((size_t)w->np, sizeof *w->watches);
+  w->nwatch += !w->watches[dst].on;
+  w->watches[dst] = (watch){.src = src, .tag = tag, .comm = comm, .on = 1};
   return 0;
 }
 
@@ -347,6 +627,86 @@ static inline void release(p2p_world *w, p2p_req *r) {
   }
 }
 
+/* ====== overheads (smpi/os, ois, or; per host: p2p_host_overheads) ====== */
+
+static const char *const ov_key[NMEMO] = {"smpi/os", "smpi/ois", "smpi/or"};
+
+/* The settings' table of overhead k. */
+static const cfg_table *ov_setting(const config *c, int k) {
+  return k == MEMO_OS ? &c->os : k == MEMO_OIS ? &c->ois : &c->orecv;
+}
+
+/* Parses host h's property k (value v) into t: overheads finite and >= 0, as the settings
+ * (base/config.c, ranges). Returns 0, or -1 with err (t left empty). */
+static int host_prop_table(const platform *p, int h, int k, const char *v, cfg_table *t, char *err, size_t errlen) {
+  char perr[200];
+  *t = (cfg_table){NULL, 0};
+  if (cfg_parse_table(t, v, 1, perr, sizeof perr) < 0)
+    return x_err(err, errlen, "%s: host %s: property %s=\"%s\": %s", plat_source(p), plat_host_at(p, h)->name,
+                 ov_key[k], v, perr);
+  for (int i = 0; i < t->n; i++)
+    if (!(t->v[i].a >= 0 && t->v[i].b >= 0 && t->v[i].a <= DBL_MAX && t->v[i].b <= DBL_MAX)) {
+      free(t->v);
+      *t = (cfg_table){NULL, 0};
+      return x_err(err, errlen, "%s: host %s: property %s=\"%s\": overheads must be >= 0", plat_source(p),
+                   plat_host_at(p, h)->name, ov_key[k], v);
+    }
+  return 0;
+}
+
+/* Parses host h's property k (value v) into a new table of w->hov_tables. */
+static int host_table(p2p_world *w, const platform *p, int h, int k, const char *v, char *err, size_t errlen) {
+  cfg_table t;
+  if (host_prop_table(p, h, k, v, &t, err, errlen) < 0)
+    return -1;
+  w->hov_tables[w->nhov_tables++] = t;
+  w->hov[h].t[k] = &w->hov_tables[w->nhov_tables - 1];
+  return 0;
+}
+
+int p2p_check_host_overheads(const platform *p, char *err, size_t errlen) {
+  for (int h = 0; h < plat_host_count(p); h++)
+    for (int k = 0; k < NMEMO; k++) {
+      const char *v = plat_host_prop(p, h, ov_key[k]);
+      cfg_table t;
+      if (v && host_prop_table(p, h, k, v, &t, err, errlen) < 0)
+        return -1;
+      if (v)
+        free(t.v);
+    }
+  return 0;
+}
+
+int p2p_host_overheads(p2p_world *w, const platform *p, char *err, size_t errlen) {
+  int nh = plat_host_count(p), n = 0;
+  for (int h = 0; h < nh; h++)
+    for (int k = 0; k < NMEMO; k++)
+      n += plat_host_prop(p, h, ov_key[k]) != NULL;
+  if (n == 0)
+    return 0;
+  w->hov = x_calloc((size_t)nh, sizeof *w->hov);
+  w->hov_tables = x_calloc((size_t)n, sizeof *w->hov_tables);
+  w->nhosts = nh;
+  for (int h = 0; h < nh; h++)
+    for (int k = 0; k < NMEMO; k++) {
+      const char *v = plat_host_prop(p, h, ov_key[k]);
+      w->hov[h].t[k] = ov_setting(w->cfg, k);
+      w->hov[h].memo[k].bytes = INT64_MIN;
+      if (v && host_table(w, p, h, k, v, err, errlen) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+int p2p_no_recv_overhead(const p2p_world *w) {
+  if (!cfg_affine_zero(&w->cfg->orecv))
+    return 0;
+  for (int i = 0; w->hov && i < w->nhosts; i++)
+    if (!cfg_affine_zero(w->hov[i].t[MEMO_OR]))
+      return 0;
+  return 1;
+}
+
 /* cfg_affine(t, bytes), remembered for the last size asked (a pure function of it). */
 static double overhead(const cfg_table *t, cost_memo *m, int64_t bytes) {
   if (bytes != m->bytes) {
@@ -356,7 +716,17 @@ static double overhead(const cfg_table *t, cost_memo *m, int64_t bytes) {
   return m->cost;
 }
 
-double p2p_send_overhead(p2p_world *w, int64_t bytes, int isend) {
+/* Overhead k of size bytes on host h, from its properties. */
+static double host_overhead(p2p_world *w, int h, int k, int64_t bytes) {
+  host_ov *o = &w->hov[h];
+  return overhead(o->t[k], &o->memo[k], bytes);
+}
+
+double p2p_send_overhead(p2p_world *w, int src, int64_t bytes, int isend) {
+  if (__builtin_expect(w->hov != NULL, 0)) {
+    int k = isend ? MEMO_OIS : bytes < w->cfg->detached_thresh ? MEMO_OS : -1;
+    return k < 0 ? 0 : host_overhead(w, w->host_of[src], k, bytes);
+  }
   if (isend)
     return overhead(&w->cfg->ois, &w->memo[MEMO_OIS], bytes);
   if (bytes < w->cfg->detached_thresh)
@@ -365,7 +735,10 @@ double p2p_send_overhead(p2p_world *w, int64_t bytes, int isend) {
 }
 
 double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r) {
-  double t = r->recv && r->detached_sender ? overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes) : 0;
+  double t = 0;
+  if (r->recv && r->detached_sender)
+    t = w->hov ? host_overhead(w, w->host_of[r->dst], MEMO_OR, r->real_bytes)
+               : overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes);
   for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
     t += p2p_recv_overhead(w, r->children[i]);
   return t;
@@ -374,13 +747,23 @@ double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r) {
 int p2p_unmatched(const p2p_world *w) { return w->unmatched; }
 uint64_t p2p_messages(const p2p_world *w) { return w->messages; }
 
+/* Reports the requests queued in t (up to 20 in all, *shown so far). */
+static void report_table(const box_table *t, const char *what, FILE *out, int *shown) {
+  for (size_t i = 0; i < t->cap && *shown < 20; i++) {
+    const mbox *b = &t->boxes[i];
+    const p2p_req *r = b->key ? b->tail->next : NULL;
+    for (; r && *shown < 20; r = r == b->tail ? NULL : r->next, ++*shown)
+      fprintf(out, "  unmatched %s%s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
+              r->recv ? "receive" : "send", r->eager ? what : "", r->src, r->dst, r->tag, r->bytes, r->line);
+  }
+}
+
 void p2p_report_unmatched(const p2p_world *w, FILE *out) {
   int shown = 0;
-  for (size_t i = 0; i < w->cap && shown < 20; i++) {
-    const mbox *b = &w->boxes[i];
-    for (const p2p_req *r = b->key ? b->head : NULL; r && shown < 20; r = r->next, shown++)
-      fprintf(out, "  unmatched %s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
-              r->recv ? "receive" : "send", r->src, r->dst, r->tag, r->bytes, r->line);
+  report_table(&w->large, "", out, &shown);
+  if (w->small) {
+    report_table(&w->small[SMALL_RECV], "", out, &shown);
+    report_table(&w->small[SMALL_SENT], " (eager, never received)", out, &shown);
   }
   if (w->unmatched > shown)
     fprintf(out, "  ... and %d more\n", w->unmatched - shown);

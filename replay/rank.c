@@ -812,7 +812,7 @@ static inline int sg_yield(replay_ctx *x, rank *r) {
 
 static int detached_send(const p2p_req *q) { return !q->recv && q->detached; }
 
-#define SG_SLEEP_PHASE 9 /* r->phase: the turn ended before a sleep simcall (sg_sleep) */
+#define SG_SLEEP_PHASE 20 /* r->phase: the turn ended before a sleep simcall (sg_sleep) */
 
 /* An MPI overhead sleep of t, after which r's operation goes on in phase `after`; under
  * the compat mode, a sleep after this turn's simcall waits for the next turn (rank_run
@@ -920,6 +920,11 @@ static int sg_wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
 __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r, p2p_req **v, size_t *n) {
   if (x->sgc)
     return sg_wait_all(x, r, v, n);
+  /* Without receive overheads (a finished request never sleeps), the scan waits until as
+   * many of the rank's requests completed as it left unfinished: a rank waiting on n
+   * requests that complete one by one scans O(n) times its pending ones, not O(n^2). */
+  if (r->wait_pending > 0 && r->wakes - r->wait_wakes < r->wait_pending)
+    return block_wait(x, r);
   r->phase = 0;
   size_t j = 0;
   for (size_t i = 0; i < *n; i++) {
@@ -939,7 +944,15 @@ __attribute__((always_inline)) static inline int wait_all(replay_ctx *x, rank *r
     }
   }
   *n = j;
-  return j == 0 ? 1 : block_wait(x, r);
+  if (j == 0) {
+    r->wait_pending = 0;
+    return 1;
+  }
+  if (x->no_recv_ov) {
+    r->wait_pending = j;
+    r->wait_wakes = r->wakes;
+  }
+  return block_wait(x, r);
 }
 
 /* Waits on v[0..n) one after the other, in order (phase 1: in a receive overhead). */
@@ -986,9 +999,72 @@ __attribute__((always_inline)) static inline int keep(rank *r, const rop *o, p2p
   return 0;
 }
 
+/* ====== tir/simgrid-compat with smpi/async-small-thresh: SimGrid's simcalls in a post ======
+ * With a non-zero threshold SimGrid's Request::start makes more simcalls, one turn each
+ * (sg_yield): a send locks the receiver's mailboxes (a mutex), probes the large mailbox for
+ * a receive (messages below the threshold), posts (isend) and unlocks; a receive locks, probes
+ * the small mailbox, then the large one (below the threshold, when the small one had
+ * nothing), posts (irecv) and unlocks. The mutex serialises the posts to one receiver, so the
+ * mailbox chosen is the one p2p.c picks when the post is made. Phases (the first simcall,
+ * the lock, is phase 1 of a send, 0 of a receive): 4 probe, 5 probe or post, 6 post or
+ * unlock, 7 unlock. */
+
+static inline int sg_async(const replay_ctx *x) { return x->sgc && x->o->cfg.async_small_thresh != 0; }
+
+/* The unlock simcall after a post (the request in r->cur): then as without the threshold. */
+static int sg_unlock(replay_ctx *x, rank *r, rop *o) {
+  if (sg_yield(x, r))
+    return 0;
+  p2p_req *q = r->cur;
+  r->cur = NULL;
+  if (keep(r, o, q))
+    return 1;
+  return wait_cur(x, r);
+}
+
+static int sg_send_steps(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 1) /* locked */
+    r->phase = o->bytes < x->o->cfg.async_small_thresh ? 4 : 5;
+  if (r->phase == 4) { /* the large mailbox's probe */
+    if (sg_yield(x, r))
+      return 0;
+    r->phase = 5;
+  }
+  if (r->phase == 5) {
+    if (sg_yield(x, r))
+      return 0;
+    r->cur = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    x->sends_posted++;
+    r->stats->bytes_sent += (uint64_t)o->bytes;
+    r->phase = 6;
+  }
+  return sg_unlock(x, r, o);
+}
+
+static int sg_recv_steps(replay_ctx *x, rank *r, rop *o) {
+  if (r->phase == 4) { /* the small mailbox's probe */
+    if (sg_yield(x, r))
+      return 0;
+    int small = o->bytes < x->o->cfg.async_small_thresh;
+    r->phase = small && p2p_probe_mailbox(x->w, o->peer, r->id, o->tag, o->comm, 1) < 0 ? 5 : 6;
+  }
+  if (r->phase == 5) { /* the large mailbox's probe */
+    if (sg_yield(x, r))
+      return 0;
+    r->phase = 6;
+  }
+  if (r->phase == 6) {
+    if (sg_yield(x, r))
+      return 0;
+    r->cur = p2p_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
+    r->phase = 7;
+  }
+  return sg_unlock(x, r, o);
+}
+
 __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
-    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, o->bytes, o->flags & ROP_ISEND);
+    double ov = o->flags & ROP_RAW ? 0 : p2p_send_overhead(x->w, r->id, o->bytes, o->flags & ROP_ISEND);
     r->phase = 1;
     if (ov > 0)
       return sg_sleep(x, r, ov, 1);
@@ -996,12 +1072,16 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 1) {
     if (sg_yield(x, r))
       return 0;
+    if (sg_async(x))
+      return sg_send_steps(x, r, o);
     p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
     x->sends_posted++;
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
       return 1;
   }
+  if (r->phase >= 4)
+    return sg_send_steps(x, r, o);
   return wait_cur(x, r);
 }
 
@@ -1009,10 +1089,16 @@ __attribute__((noinline)) static int do_recv(replay_ctx *x, rank *r, rop *o) {
   if (r->phase == 0) {
     if (sg_yield(x, r))
       return 0;
+    if (sg_async(x)) {
+      r->phase = 4;
+      return sg_recv_steps(x, r, o);
+    }
     p2p_req *q = p2p_post_recv(x->w, o->peer, r->id, o->tag, o->comm, o->bytes, r->act.line);
     if (keep(r, o, q))
       return 1;
   }
+  if (r->phase >= 4)
+    return sg_recv_steps(x, r, o);
   return wait_cur(x, r);
 }
 
@@ -1232,23 +1318,50 @@ static int step(replay_ctx *x, rank *r, rop *o) {
   }
 }
 
+/* One MPI_Iprobe's look at the mailboxes after its execution: the size of the message, or
+ * -1; or -2 when the turn ended first (tir/simgrid-compat with smpi/async-small-thresh:
+ * SimGrid looks at the small mailbox, then in another simcall at the large one; *phase is
+ * then set to large, the phase that comes back here). */
+static int64_t probe_mailboxes(replay_ctx *x, rank *r, rop *o, int large) {
+  if (!sg_async(x))
+    return p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
+  if (r->phase != large) {
+    sg_yield(x, r); /* the first simcall of the turn that the execution's end began */
+    int64_t bytes = p2p_probe_mailbox(x->w, o->peer, r->id, o->tag, o->comm, 1);
+    if (bytes >= 0)
+      return bytes;
+    r->phase = large;
+  }
+  if (sg_yield(x, r))
+    return -2;
+  return p2p_probe_mailbox(x->w, o->peer, r->id, o->tag, o->comm, 0);
+}
+
+#define PROBE_LARGE 10 /* do_probe's phase: the large mailbox's look (probe_mailboxes) */
+
 /* recv with a negative size: SimGrid's MPI_Probe, a loop of MPI_Iprobe each executing
  * nsleeps x smpi/iprobe x speed x usage flops at that bounded rate; then the receive
- * with the size of the message found. Phases: 0 probe, 1 probed, 2+ receive. */
+ * with the size of the message found. Phases: 0 probe, 1 probed (PROBE_LARGE: half
+ * probed), 2+ receive. */
 __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
-  if (r->phase >= 2) {
+  if (r->phase >= 2 && r->phase != PROBE_LARGE) {
     rop rv = *o;
     rv.kind = OP_RECV;
     r->phase -= 2;
     int done = do_recv(x, r, &rv);
-    r->phase += 2;
+    if (r->phase == SG_SLEEP_PHASE) /* the receive's overhead waits for the next turn */
+      r->sg_after = (uint8_t)(r->sg_after + 2);
+    else
+      r->phase += 2;
     return done;
   }
-  int failed = r->phase == 1; /* the poll below follows a failed probe (not the first poll) */
-  if (r->phase == 1) {
-    int64_t bytes = p2p_probe(x->w, o->peer, r->id, o->tag, o->comm);
-    if (r->polling)
+  int failed = r->phase == 1 || r->phase == PROBE_LARGE; /* the poll below follows a failed probe */
+  if (failed) {
+    int64_t bytes = probe_mailboxes(x, r, o, PROBE_LARGE);
+    if (r->polling) /* (before a yield: a rank between two turns is not stuck polling) */
       r->polling = 0, x->npolling--;
+    if (bytes == -2)
+      return 0;
     if (bytes >= 0) {
       x->iprobe_nsleeps = 1;
       if (o->amount < 0) /* MPI_Probe alone (tir's probe line) */
@@ -1293,7 +1406,10 @@ __attribute__((noinline)) static int do_iprobe(replay_ctx *x, rank *r, rop *o) {
       return 0;
     }
   }
-  if (p2p_probe(x->w, o->peer, r->id, o->tag, o->comm) >= 0)
+  int64_t bytes = probe_mailboxes(x, r, o, 2);
+  if (bytes == -2)
+    return 0;
+  if (bytes >= 0)
     x->iprobe_nsleeps = 1;
   else if (x->o->cfg.grow_injected)
     x->iprobe_nsleeps++;

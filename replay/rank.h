@@ -84,6 +84,9 @@ typedef struct rank {
   size_t nslots, slots_cap, wait_from;
   p2p_req **wl;         /* requests of a trace waitall */
   size_t nwl, wl_cap;
+  uint64_t wakes;       /* completions of its requests so far (replay.c wake) */
+  uint64_t wait_wakes;  /* wakes when a waitall last scanned its requests, */
+  size_t wait_pending;  /* and how many it left unfinished (0: scan at the next call) */
   store_list *store;    /* trace-level request store: key (src, dst, tag) -> FIFO */
   size_t nstore, store_cap;
   uint64_t store_bloom;  /* filter of the store's keys (rank.c store_bit) */

@@ -33,6 +33,7 @@ void replay_enqueue(replay_ctx *x, int id) {
 
 static void wake(void *ctx, int id) {
   replay_ctx *x = ctx;
+  x->ranks[id].wakes++;
   if (x->ranks[id].state == RS_WAIT && !x->ranks[id].queued) {
     replay_note_activity(x, id, OBS_IDLE);
     replay_enqueue(x, id);
@@ -41,11 +42,12 @@ static void wake(void *ctx, int id) {
 
 /* tir/simgrid-compat: SimGrid answers only the ranks blocked in a wait registered on the
  * finished communication (CommImpl::finish), in the order they registered: the one that
- * started waiting first runs first; the others find it done at their next wait. */
+ * started waiting first runs first; the others find it done at their next wait. (recv
+ * NULL: an eager send's transfer ended before any receive took it.) */
 static void wake2(void *ctx, const p2p_req *recv, const p2p_req *send) {
   replay_ctx *x = ctx;
-  const rank *a = &x->ranks[recv->dst], *b = send ? &x->ranks[send->src] : NULL;
-  int wa = rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
+  const rank *a = recv ? &x->ranks[recv->dst] : NULL, *b = send ? &x->ranks[send->src] : NULL;
+  int wa = a && rank_waits_on(a, recv), wb = b && rank_waits_on(b, send);
   if (wa && wb && b->sg_stamp < a->sg_stamp) {
     wake(ctx, send->src);
     wake(ctx, recv->dst);
@@ -292,6 +294,10 @@ int replay_check_region_speed(const platform *p, char *err, size_t errlen) {
   return found;
 }
 
+int replay_check_host_props(const platform *p, char *err, size_t errlen) {
+  return replay_check_region_speed(p, err, errlen) < 0 || p2p_check_host_overheads(p, err, errlen) < 0 ? -1 : 0;
+}
+
 static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
   x->o = o;
   read_meta(x, o);
@@ -326,6 +332,8 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->now = eng_clock(x->e);
   free(pstates);
   x->w = p2p_new(x->e, &o->cfg, x->np, x->host_of, wake, p2p_error, x);
+  if (p2p_host_overheads(x->w, o->plat, err, errlen) < 0)
+    return -1;
   x->rma = rma_new(x->e, x->w, x->np, x->host_of, wake, p2p_error, x);
   x->sgc = o->cfg.simgrid_compat;
   if (x->sgc)
@@ -341,6 +349,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   x->scratch = x_malloc((size_t)x->np * sizeof *x->scratch);
   x->dt_default = 1;
   x->test_nsleeps = x->iprobe_nsleeps = 1;
+  x->no_recv_ov = p2p_no_recv_overhead(x->w);
   return 0;
 }
 

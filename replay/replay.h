@@ -73,6 +73,11 @@ void replay_result_free(replay_result *res);
  * replay and for --validate alike. Returns 1 when p has some, 0 when none, -1 with err. */
 int replay_check_region_speed(const platform *p, char *err, size_t errlen);
 
+/* The host properties the replay reads, checked for --validate as the replay checks them:
+ * speed_factor:NAME (above) and the per-host smpi/os, smpi/ois, smpi/or overheads (p2p.c).
+ * Returns 0, or -1 with err. */
+int replay_check_host_props(const platform *p, char *err, size_t errlen);
+
 /* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
  * replay.c "hosts") into host indices of p, expanded by count up to limit entries (limit
  * <= 0: REPLAY_MAX_RANKS, more is an error). Returns the number of entries or -1 with

@@ -29,6 +29,7 @@ struct replay_ctx {
   int iprobe_nsleeps; /* and MPI_Iprobe's */
   int npolling;       /* ranks polling in a probe loop after a failed probe (rank.polling) */
   uint64_t sends_posted; /* sends posted so far: a poller's probe can only change after one */
+  int no_recv_ov;     /* smpi/or is 0 for every size: finishing a request never sleeps */
   int sel;            /* collective selector index */
   comm_reg *comms;    /* communicators (world + tir's extension) */
   int *scratch;       /* np ints: communicator creations, per-communicator host maps */

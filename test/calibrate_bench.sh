@@ -33,19 +33,21 @@ mkdir -p "$tmp/$f" && cd "$tmp/$f"
 run2 2 "$CAL" bench -o m --max-size 1048576 --per-octave 1 --reps 3 >bench.out 2>&1 || { cat bench.out; bad "bench exited $?"; }
 n=$("$CAL" sizes --max-size 1048576 --per-octave 1 | wc -l)
 python3 - "$n" <<'PY' || fail=1
-import statistics, sys
+import sys
 n = int(sys.argv[1])
 lines = open("m/pingpong.csv").read().splitlines()
 rows = [l.split(",") for l in lines[1:]]
 meta = dict(l.split(" = ", 1) for l in open("m/meta").read().splitlines())
-med = lambda op, k: statistics.median(float(r[2]) for r in rows if r[0] == op and r[1] == str(k))
+# the fastest of the repetitions: on a loaded machine a busy-polling MPI (MPICH) can lose a
+# scheduler quantum in any one of them, and a median of 3 then compares noise
+best = lambda op, k: min(float(r[2]) for r in rows if r[0] == op and r[1] == str(k))
 checks = [
     (lines[0] == "op,bytes,seconds", f"header {lines[0]!r}"),
     (len(rows) == 4 * n * 3, f"{len(rows)} rows, expected {4 * n * 3}"),
     (all(float(r[2]) > 0 for r in rows), "a duration is not positive"),
     (all(sum(r[0] == op for r in rows) == 3 * n for op in ("send", "recv", "isend", "pingpong")), "rows per op"),
-    (med("pingpong", 1048576) > 2 * med("pingpong", 1), "a 1 MiB round trip is not slower than a 1 B one"),
-    (med("send", 1048576) > 2 * med("send", 1), "a 1 MiB send is not slower than a 1 B one"),
+    (best("pingpong", 1048576) > 2 * best("pingpong", 1), "a 1 MiB round trip is not slower than a 1 B one"),
+    (best("send", 1048576) > 2 * best("send", 1), "a 1 MiB send is not slower than a 1 B one"),
     (meta.get("reps") == "3" and meta.get("sizes") == str(n) and meta.get("measurements") == str(12 * n), f"meta {meta}"),
     (meta.get("mpi_library", "") != "" and meta.get("same_host") in ("yes", "no"), f"meta {meta}"),
 ]

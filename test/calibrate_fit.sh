@@ -45,7 +45,7 @@ want = {"smpi/os": "0:2e-06:1e-10;4095:3e-06:5e-11;8191:0:0",
         "smpi/or": "0:1e-06:2e-10;4095:4e-06:1e-10;8191:0:0",
         "smpi/ois": "0:5e-07:1e-11;8191:8e-07:0",
         "smpi/bw-factor": "0:0.5;4111:0.8;8207:1", "smpi/lat-factor": "0:1;4111:2;8207:5",
-        "smpi/async-small-thresh": "0", "smpi/send-is-detached-thresh": "8192"}
+        "smpi/async-small-thresh": "8192", "smpi/send-is-detached-thresh": "8192"}
 bad = 0
 for k, v in want.items():
     got = cfg.get(k, "")
@@ -71,11 +71,12 @@ awk -v o="$out" 'BEGIN { split(o, f, " "); d = f[3] / 1.0332e-05 - 1; exit !(d <
 # --breaks: the intervals given (and the eager limit), fitted as given
 "$CAL" fit m -o br.xml --breaks 4096 >br.out 2>&1 || bad "fit --breaks exited $?"
 grep -q 'smpi/os" value="0:2e-06:1e-10;4095:3e-06:5e-11;8191:0:0"' br.xml || bad "--breaks 4096: $(grep smpi/os br.xml)"
-# --async-thresh eager: the measured limit, for SimGrid; tir-replay says it replays it as 0
-"$CAL" fit m -o as.xml --async-thresh eager >/dev/null 2>&1 || bad "fit --async-thresh eager exited $?"
-grep -q 'smpi/async-small-thresh" value="8192"' as.xml || bad "--async-thresh eager: $(grep async as.xml)"
-$TIR -q -p as.xml -n 2 t.txt 2>&1 | grep -q "warning: smpi/async-small-thresh:8192 is not modelled" ||
-  bad "tir-replay does not warn that it replays smpi/async-small-thresh as 0"
+# the measured eager limit is written as smpi/async-small-thresh by default (above: 8192);
+# --async-thresh BYTES writes that value, refused above the detached threshold
+"$CAL" fit m -o as.xml --async-thresh 0 >/dev/null 2>&1 || bad "fit --async-thresh 0 exited $?"
+grep -q 'smpi/async-small-thresh" value="0"' as.xml || bad "--async-thresh 0: $(grep async as.xml)"
+if "$CAL" fit m -o as2.xml --async-thresh 9000 >as2.out 2>&1; then bad "--async-thresh 9000 > 8192 accepted"
+else rc=$?; [ $rc = 2 ] && grep -q "above smpi/send-is-detached-thresh (8192 B)" as2.out || bad "--async-thresh 9000: exit $rc, $(cat as2.out)"; fi
 # --intra-node: the same path on each host's loopback
 "$CAL" fit m -o in.xml --intra-node >/dev/null 2>&1 || bad "fit --intra-node exited $?"
 python3 -c '

@@ -4,11 +4,10 @@
 A "true" platform with known piecewise overheads and factors (TRUE_CONFIG, breaks at 1500,
 8192 and 65536 bytes) plays the machine: the four measurements of tir-calibrate bench are
 synthesised by replaying, with tir-replay on a 2-node version of it, traces that do what
-the benchmark does (send: rank 1 waits in recv; recv: irecv, a long sleep, then the wait,
-so that the message has arrived: SMPI's eager mailbox, smpi/async-small-thresh, which
-tir-replay does not model, expressed with an irecv; from the detached threshold on, a
-plain recv after the sleep, the transfer starting then as in a rendez-vous; isend;
-ping-pong round trips), over tir-calibrate's
+the benchmark does (send: rank 1 waits in recv; recv: a long sleep, then the recv, so that
+a message below the eager limit has arrived: SMPI's eager mailbox, smpi/async-small-thresh,
+equal to the detached threshold on the true platform; from it on, the transfer starts with
+the recv as in a rendez-vous; isend; ping-pong round trips), over tir-calibrate's
 default sizes, 10 repetitions in random order, each duration multiplied by 1 + 2 % Gaussian
 noise, and 1 % of them by 1.2 to 3 (outliers, as a shared machine gives). tir-calibrate fit
 turns them into a platform; then a communication-bound 16-rank trace (small, medium and
@@ -31,10 +30,8 @@ TRUE_CONFIG = {
     "smpi/bw-factor": "0:0.4;1515:0.7;8207:0.5;65551:0.6",
     "smpi/lat-factor": "0:1.0;1515:1.5;8207:2.0;65551:3.0",
     "smpi/send-is-detached-thresh": "65536",
+    "smpi/async-small-thresh": "65536",
 }
-
-
-DETACHED = int(TRUE_CONFIG["smpi/send-is-detached-thresh"])
 
 
 def platform(nodes, config):
@@ -65,9 +62,7 @@ def bench_traces(work, items):
     t["isend"] = [[a for op, k in items if op == "isend" for a in ("sleep 0.001", f"isend 1 0 {k}", "wait 0 1 0")],
                   [f"recv 0 0 {k}" for op, k in items if op == "isend"]]
     t["recv"] = [[a for op, k in items if op == "recv" for a in (f"send 1 0 {k}", "recv 1 1 0")],
-                 [a for op, k in items if op == "recv" for a in (
-                     (f"irecv 0 0 {k}", "sleep 1", "wait 0 1 0", "send 0 1 0") if k < DETACHED else
-                     ("sleep 1", f"recv 0 0 {k}", "send 0 1 0"))]]
+                 [a for op, k in items if op == "recv" for a in ("sleep 1", f"recv 0 0 {k}", "send 0 1 0")]]
     t["pingpong"] = [[a for op, k in items if op == "pingpong" for a in (f"send 1 0 {k}", f"recv 1 0 {k}", "sleep 0.001")],
                      [a for op, k in items if op == "pingpong" for a in (f"recv 0 0 {k}", f"send 0 0 {k}")]]
     return {op: write_trace(os.path.join(work, f"bench-{op}"), ranks) for op, ranks in t.items()}

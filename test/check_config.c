@@ -27,7 +27,7 @@ START_TEST(local_solve_key) {
   ck_assert_int_eq(c.local_solve, 1);
   err[0] = 0;
   ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:maybe", err, sizeof err), -1);
-  ck_assert_str_eq(err, "tir/local-solve: 'maybe' is not yes, no or auto");
+  ck_assert_str_eq(err, "tir/local-solve: 'maybe' is not yes, no, class or auto");
   ck_assert_int_eq(c.local_solve, 1); /* unchanged */
   ck_assert_int_eq(cfg_set_kv(&c, "tir/local-solve:", err, sizeof err), -1);
   ck_assert_ptr_nonnull(strstr(err, "tir/local-solve"));

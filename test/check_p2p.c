@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void stub_flow(const config *c, double payload, const net_path *p, net_flow *out) {
   (void)c, (void)payload, (void)p;
@@ -147,9 +148,9 @@ START_TEST(overheads) {
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/os:0:1e-6:1e-9", err, sizeof err), 0);
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/ois:0:2e-6:0", err, sizeof err), 0);
   ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/or:0:3e-6:0", err, sizeof err), 0);
-  near(p2p_send_overhead(w, 1000, 0), 1e-6 + 1000 * 1e-9);
-  near(p2p_send_overhead(w, 1000, 1), 2e-6);
-  ck_assert(p2p_send_overhead(w, 70000, 0) == 0);
+  near(p2p_send_overhead(w, 0, 1000, 0), 1e-6 + 1000 * 1e-9);
+  near(p2p_send_overhead(w, 0, 1000, 1), 2e-6);
+  ck_assert(p2p_send_overhead(w, 0, 70000, 0) == 0);
   p2p_req *s = p2p_post_send(w, 0, 1, 0, 0, 1000, 1), *r = p2p_post_recv(w, 0, 1, 0, 0, 1000, 2);
   run_until(r);
   near(p2p_recv_overhead(w, r), 3e-6);
@@ -171,6 +172,116 @@ START_TEST(group_request) {
 }
 END_TEST
 
+/* smpi/async-small-thresh 1000 (a new world: p2p_new reads it). */
+static void async_world(void) {
+  char err[256];
+  ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/async-small-thresh:1000", err, sizeof err), 0);
+  p2p_free(w);
+  w = p2p_new(e, &cfg, 2, host_of, wake, error, NULL);
+}
+
+/* Below the threshold a send that finds no receive starts at once (116 us alone); a receive
+ * posted after its end is done at once, one posted during it at its end. At or above the
+ * threshold nothing starts before the receive. */
+START_TEST(async_eager_sends) {
+  async_world();
+  p2p_req *s1 = p2p_post_send(w, 0, 1, 0, 0, 100, 1);
+  ck_assert_int_eq(eng_pending(e), 1);
+  while (eng_step(e))
+    ;
+  near(eng_now(e), 116e-6);
+  p2p_req *r1 = p2p_post_recv(w, 0, 1, 0, 0, 100, 2);
+  ck_assert(p2p_req_done(r1) && r1->detached_sender && r1->real_bytes == 100);
+  p2p_req *s2 = p2p_post_send(w, 0, 1, 0, 0, 200, 3), *r2 = p2p_post_recv(w, 0, 1, 0, 0, 200, 4);
+  ck_assert(!p2p_req_done(r2));
+  near(run_until(r2), 116e-6 + 216e-6);
+  p2p_req *s3 = p2p_post_send(w, 0, 1, 0, 0, 1000, 5);
+  ck_assert_int_eq(eng_pending(e), 0);
+  p2p_req *r3 = p2p_post_recv(w, 0, 1, 0, 0, 1000, 6);
+  near(run_until(r3), 332e-6 + 1016e-6);
+  ck_assert_int_eq(p2p_unmatched(w), 0);
+  p2p_req *all[] = {s1, r1, s2, r2, s3, r3};
+  for (int i = 0; i < 6; i++)
+    p2p_req_release(w, all[i]);
+}
+END_TEST
+
+/* A receive takes the oldest unmatched send of its key wherever it waits (SimGrid's message
+ * ids): a large send queued first, then an eager one; a probe sees the large one. */
+START_TEST(async_message_order) {
+  async_world();
+  p2p_req *s1 = p2p_post_send(w, 0, 1, 0, 0, 5000, 1), *s2 = p2p_post_send(w, 0, 1, 0, 0, 10, 2);
+  ck_assert_int_eq(p2p_probe(w, 0, 1, 0, 0), 5000);
+  ck_assert_int_eq(p2p_probe_mailbox(w, 0, 1, 0, 0, 1), -1);
+  p2p_req *r1 = p2p_post_recv(w, 0, 1, 0, 0, 5000, 3);
+  ck_assert_int_eq(p2p_probe_mailbox(w, 0, 1, 0, 0, 1), 10);
+  p2p_req *r2 = p2p_post_recv(w, 0, 1, 0, 0, 5000, 4);
+  run_until(r1);
+  run_until(r2);
+  ck_assert(r1->real_bytes == 5000 && r2->real_bytes == 10);
+  p2p_req *all[] = {s1, s2, r1, r2};
+  for (int i = 0; i < 4; i++)
+    p2p_req_release(w, all[i]);
+}
+END_TEST
+
+/* Two receives of one key posted first, one below the threshold (small mailbox) and one
+ * above (large): SimGrid gives the first small message to the large mailbox's receive, the
+ * second to the small one's. */
+START_TEST(async_two_mailboxes) {
+  async_world();
+  p2p_req *r1 = p2p_post_recv(w, 0, 1, 0, 0, 50, 1), *r2 = p2p_post_recv(w, 0, 1, 0, 0, 5000, 2);
+  p2p_req *s1 = p2p_post_send(w, 0, 1, 0, 0, 10, 3), *s2 = p2p_post_send(w, 0, 1, 0, 0, 20, 4);
+  run_until(r1);
+  run_until(r2);
+  ck_assert(r2->real_bytes == 10 && r1->real_bytes == 20);
+  p2p_req *all[] = {s1, s2, r1, r2};
+  for (int i = 0; i < 4; i++)
+    p2p_req_release(w, all[i]);
+}
+END_TEST
+
+/* Per-host overheads: h1's smpi/os and smpi/or properties (the sender's host for os, the
+ * receiver's for or), the settings on h0; a bad property is refused with its host. */
+START_TEST(host_overheads) {
+  static const char xml[] =
+      "<?xml version='1.0'?><!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
+      "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"h0\" speed=\"1Gf\"/>"
+      "<host id=\"h1\" speed=\"1Gf\"><prop id=\"smpi/os\" value=\"0:5e-6:1e-9\"/>"
+      "<prop id=\"smpi/or\" value=\"%s\"/></host>"
+      "<link id=\"l\" bandwidth=\"1MBps\" latency=\"0\"/><route src=\"h0\" dst=\"h1\"><link_ctn id=\"l\"/></route>"
+      "</zone></platform>";
+  char err[256], path[] = "/tmp/check_p2p_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, xml, "0:7e-6");
+  fclose(f);
+  platform *p = plat_load(path, err, sizeof err);
+  ck_assert_msg(p != NULL, "%s", err);
+  ck_assert_int_eq(cfg_set_kv(&cfg, "smpi/os:0:1e-6", err, sizeof err), 0);
+  ck_assert_int_eq(p2p_host_overheads(w, p, err, sizeof err), 0);
+  near(p2p_send_overhead(w, 0, 10, 0), 1e-6);
+  near(p2p_send_overhead(w, 1, 10, 0), 5e-6 + 10e-9);
+  ck_assert(!p2p_no_recv_overhead(w));
+  p2p_req *s = p2p_post_send(w, 0, 1, 0, 0, 10, 1), *r = p2p_post_recv(w, 0, 1, 0, 0, 10, 2);
+  run_until(r);
+  near(p2p_recv_overhead(w, r), 7e-6);
+  p2p_req_release(w, s), p2p_req_release(w, r);
+  plat_free(p);
+  f = fopen(path, "w");
+  fprintf(f, xml, "0:x");
+  fclose(f);
+  p = plat_load(path, err, sizeof err);
+  p2p_world *w2 = p2p_new(e, &cfg, 2, host_of, wake, error, NULL);
+  ck_assert_int_eq(p2p_host_overheads(w2, p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "host h1: property smpi/or=\"0:x\""), "%s", err);
+  p2p_free(w2);
+  plat_free(p);
+  remove(path);
+}
+END_TEST
+
 static Suite *p2p_suite(void) {
   Suite *s = suite_create("p2p");
   TCase *tc = tcase_create("p2p");
@@ -181,6 +292,10 @@ static Suite *p2p_suite(void) {
   tcase_add_test(tc, truncation_is_reported);
   tcase_add_test(tc, overheads);
   tcase_add_test(tc, group_request);
+  tcase_add_test(tc, async_eager_sends);
+  tcase_add_test(tc, async_message_order);
+  tcase_add_test(tc, async_two_mailboxes);
+  tcase_add_test(tc, host_overheads);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -156,6 +156,10 @@ sed 's|<host id="Tremblay" speed="98.095Mf"|<host id="Tremblay" speed="98.095Mf"
 pair '0 region main\n0 compute 1e9\n0 region_end'
 expect 3 'sf.xml: host Tremblay: property speed_factor:main="-1": expected a positive number' -p sf.xml -H hosts vidx
 expect 3 'sf.xml: host Tremblay: property speed_factor:main="-1": expected a positive number' --validate -p sf.xml -H hosts vidx
+# a per-host overhead property (SimGrid's smpi/os, ois, or on a host) below 0, as the setting
+sed 's|<host id="Tremblay" speed="98.095Mf"|<host id="Tremblay" speed="98.095Mf"><prop id="smpi/os" value="0:-1:0"/></host><host id="X" speed="1Gf"|' plat.xml > os.xml
+expect 3 'os.xml: host Tremblay: property smpi/os="0:-1:0": overheads must be >= 0' -p os.xml -H hosts idx
+expect 3 'os.xml: host Tremblay: property smpi/os="0:-1:0": overheads must be >= 0' --validate -p os.xml -H hosts idx
 # amounts that each fit but add up beyond the largest double: the clock would stop at inf
 pair '0 sleep 1e308\n0 sleep 1e308\n0 send 1 0 10' '1 recv 0 0 10'
 expect 3 'the simulated time overflowed' -p plat.xml -H hosts vidx

@@ -1,0 +1,865 @@
+/* lmm_class.c - the solver's class mode: max-min over classes of variables that share a level.
+ *
+ * Many concurrent flows with few distinct rates (an alltoall: every rank sends to and receives
+ * from every other one at once, n^2 flows over 2n node links) make the per-variable solve
+ * O(flows) per event while the max-min solution has a handful of distinct levels: the
+ * filling fixes every variable of a saturated constraint at one level m (x_i = m / p_i), and
+ * the variables fixed by one iteration keep sharing their level from one solve to the next
+ * as long as the structure of bottlenecks stays. This mode keeps them together.
+ *
+ * Objects. Every enabled variable belongs to one class; all members of a class have the
+ * level of the class (x_i = level / p_i). A class has one edge per constraint its members
+ * use: the edge lists the members' elements on that constraint and sums w = sum a_ic / p_i
+ * over them (FATPIPE: also the max of a / p and how many elements reach it), and counts the
+ * elements with a > 0 (npos). A constraint lists the edges on it and keeps the sum of their
+ * w (cw) and the number of them with npos > 0 (n_pos), so that a solve starts without
+ * looking at edges. The variables enabled since the last solve form one class (newcls).
+ *
+ * The filling is SimGrid's (lmm.c) over classes instead of variables: a constraint's usage
+ * is the sum (FATPIPE: max) of the w of its unfixed classes' edges, a saturated constraint
+ * fixes every unfixed class with an edge of npos > 0 on it, at the level m, and a fixed class
+ * takes m w off each constraint it uses. When only some members of a class have a > 0 on the
+ * constraints saturated by an iteration (the "covered" ones: counted through the edges, each
+ * member stamped once), the class splits first: the covered members are fixed, the others go
+ * on (the larger part keeps the class, the smaller one moves: each moved variable costs
+ * O(its elements)). Bounds: a class whose smallest b p (kept as a lower bound, recomputed
+ * when it matters) is below the level gives up the members at the smallest one, which are
+ * fixed at their bound as classes of their own, as SimGrid fixes only those. After the
+ * filling, the classes made since the last solve (newcls, split parts) merge into the
+ * largest class fixed by the same iteration (same level); older classes stay apart even at
+ * one level, so that a tie that comes and goes moves no variable back and forth.
+ *
+ * A solve covers every constraint with an edge (the flows of a dense collective form one
+ * component: no walk). Constraints' levels only rise during a filling (fixing a class at the
+ * minimum level m leaves remaining / usage >= m), so the lights are a lazy heap: an entry
+ * whose level rose is pushed again when it reaches the top. Cost per solve: O(constraints +
+ * edges of the classes fixed + (iterations + stale entries) log constraints + elements of
+ * partly covered edges + elements of the variables that move). Values equal a per-variable
+ * solve's to rounding (the sums are taken per class; symmetric constraints tie, or not, as
+ * the per-variable sums do, which changes how many iterations and classes there are, not the
+ * values): not bit for bit the exact mode's. The sums of a / p are compensated running sums
+ * (Neumaier), correct to about an ulp whatever came and went, so that levels equal in exact
+ * arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
+ * saturated with another fixes all its variables, one saturated just after only those left
+ * (SimGrid's rule), so a tie must not depend on the history of a sum.
+ *
+ * Reporting. The caller follows members through their class's level (lmm_var_level gives
+ * GRP_K + the class's id, lmm_level its level): lmm_next_modified lists only the
+ * variables that changed class (new, moved by a split or a merge), lmm_next_level the levels
+ * that changed. Ids go to the classes alive after a solve; one freed by a solve is reused
+ * from the next solve on (the caller has seen its level emptied by then). */
+#include "lmm_impl.h"
+
+#include <assert.h>
+#include <stdio.h>
+
+#define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
+
+/* ======================================================================
+ * Ids (level indices), classes
+ * ====================================================================== */
+
+void lmm_cls_init(lmm_system *s) {
+  s->cls_on = 1;
+  pool_init(&s->cls_pool, sizeof(lmm_class));
+  pool_init(&s->edge_pool, sizeof(lmm_edge));
+}
+
+void lmm_cls_destroy(lmm_system *s) {
+  if (!s->cls_on)
+    return;
+  for (size_t i = 0; i < s->n_cls_live; i++) {
+    free(s->cls_live[i]->hot);
+    free(s->cls_live[i]->mem);
+  }
+  for (size_t i = 0; i < s->n_hot_cnsts; i++)
+    free(s->hot_cnsts[i]->ehot);
+  free(s->hot_cnsts);
+  pool_destroy(&s->cls_pool);
+  pool_destroy(&s->edge_pool);
+  free(s->cls_ids);
+  free(s->cls_live);
+  free(s->cls_free);
+  free(s->cls_pend);
+  free(s->used);
+  free(s->lh);
+  free(s->satc2);
+  free(s->ccls);
+  free(s->cq);
+  free(s->lev_out);
+}
+
+void lmm_cls_stats(const lmm_system *s) {
+  if (!s->cls_on)
+    return;
+  double n = (double)(s->c_solves + !s->c_solves);
+  fprintf(stderr,
+          "lmm: class mode: %llu solves; per solve %.1f classes fixed, %.1f edges; %llu splits, %llu "
+          "variables moved (%llu by merges), %llu merges; %zu level ids\n",
+          (unsigned long long)s->c_solves, (double)s->c_classes / n, (double)s->c_edges / n,
+          (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_mmoved,
+          (unsigned long long)s->c_merge,
+          s->n_cls_ids);
+}
+
+/* A new class, born in the solve stamped born (the running one, or the next one between
+ * solves). Its id comes when a solve reports it (most new classes merge before). */
+static lmm_class *cls_new(lmm_system *s, uint64_t born) {
+  lmm_class *k = pool_get(&s->cls_pool);
+  k->reported = NAN;
+  k->min_bp = INFINITY;
+  k->it = -2;
+  k->id = -1;
+  k->born = born;
+  GROW(s->cls_live, s->cls_live_cap, s->n_cls_live + 1);
+  k->li = s->n_cls_live;
+  s->cls_live[s->n_cls_live++] = k;
+  return k;
+}
+
+static void cls_give_id(lmm_system *s, lmm_class *k) {
+  if (s->n_cls_free > 0) {
+    k->id = s->cls_free[--s->n_cls_free];
+  } else {
+    GROW(s->cls_ids, s->cls_ids_cap, s->n_cls_ids + 1);
+    k->id = (int)s->n_cls_ids++;
+  }
+  s->cls_ids[k->id] = k;
+}
+
+/* An empty class goes; its id is reused from the next solve on. */
+static void cls_drop(lmm_system *s, lmm_class *k) {
+  assert(k->n == 0 && k->nhot == 0);
+  free(k->hot);
+  free(k->mem);
+  if (k->id >= 0) {
+    s->cls_ids[k->id] = NULL;
+    GROW(s->cls_pend, s->cls_pend_cap, s->n_cls_pend + 1);
+    s->cls_pend[s->n_cls_pend++] = k->id;
+  }
+  s->cls_live[k->li] = s->cls_live[--s->n_cls_live];
+  s->cls_live[k->li]->li = k->li;
+  if (s->newcls == k)
+    s->newcls = NULL;
+  pool_put(&s->cls_pool, k);
+}
+
+double lmm_cls_level(const lmm_system *s, int k) {
+  size_t id = (size_t)(k - GRP_K);
+  return k >= GRP_K && id < s->n_cls_ids && s->cls_ids[id] ? s->cls_ids[id]->level : 0.0;
+}
+
+/* ======================================================================
+ * Edges and their running sums
+ * ====================================================================== */
+
+/* c enters or leaves the list of constraints with an edge of npos > 0. */
+static void used_add(lmm_system *s, lmm_cnst *c) {
+  GROW(s->used, s->used_cap, s->n_used + 1);
+  c->ci = s->n_used;
+  s->used[s->n_used++] = c;
+}
+static void used_del(lmm_system *s, lmm_cnst *c) {
+  s->used[c->ci] = s->used[--s->n_used];
+  s->used[c->ci]->ci = c->ci;
+}
+
+/* The class side and the constraint side of e. */
+static inline lmm_chot *kside(const lmm_edge *e) { return &e->k->hot[e->ki]; }
+static inline lmm_khot *cside(const lmm_edge *e) { return &e->c->ehot[e->ci]; }
+
+/* c's sum of edge weights moves by d. */
+static inline void cw_add(lmm_cnst *c, double d) {
+  ksum_add(&c->cws, d);
+  c->cw = ksum_val(&c->cws);
+}
+
+/* e's npos goes from 0 to 1 (d = 1) or from 1 to 0 (d = -1): c's counts follow, and during
+ * a solve the count of unfixed classes' edges (n_act). */
+static void npos_edge(lmm_system *s, lmm_edge *e, int d) {
+  lmm_cnst *c = e->c;
+  if (d > 0 && c->n_pos++ == 0)
+    used_add(s, c);
+  else if (d < 0 && --c->n_pos == 0)
+    used_del(s, c);
+  if (e->k->fixed != s->csolve)
+    c->n_act += (size_t)d;
+}
+
+/* e gets a slot at the end of its class's array and of its constraint's. */
+static void hot_add(lmm_system *s, lmm_edge *e) {
+  lmm_class *k = e->k;
+  lmm_cnst *c = e->c;
+  GROW(k->hot, k->hot_cap, k->nhot + 1);
+  e->ki = k->nhot;
+  k->hot[k->nhot++] = (lmm_chot){c, 0.0, 0, e};
+  if (!c->ehot_cap) {
+    GROW(s->hot_cnsts, s->hot_cnsts_cap, s->n_hot_cnsts + 1);
+    s->hot_cnsts[s->n_hot_cnsts++] = c;
+  }
+  GROW(c->ehot, c->ehot_cap, c->nehot + 1);
+  e->ci = c->nehot;
+  c->ehot[c->nehot++] = (lmm_khot){k, 0, e};
+}
+
+/* e leaves its class's array (the last slot fills its place). */
+static void kslot_del(lmm_edge *e) {
+  lmm_class *k = e->k;
+  k->hot[e->ki] = k->hot[--k->nhot];
+  k->hot[e->ki].e->ki = e->ki;
+}
+
+/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
+ * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
+static lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = c->tmp_edge;
+  if (e && e->k == k && e->c == c)
+    return e;
+  e = pool_get(&s->edge_pool);
+  e->k = k;
+  e->c = c;
+  hot_add(s, e);
+  c->tmp_edge = e;
+  return e;
+}
+
+static void edge_unlink(lmm_system *s, lmm_edge *e) {
+  lmm_cnst *c = e->c;
+  kslot_del(e);
+  c->ehot[e->ci] = c->ehot[--c->nehot];
+  c->ehot[e->ci].e->ci = e->ci;
+  pool_put(&s->edge_pool, e);
+}
+
+/* FATPIPE e's max of a / p and how many elements reach it, from its elements (its top one
+ * left). */
+static void edge_fp_rescan(lmm_edge *e) {
+  e->fpmax = 0.0;
+  e->fpcnt = 0;
+  for (const lmm_elem *x = e->head; x; x = x->ac_next) {
+    if (x->weight <= 0)
+      continue;
+    double ap = x->weight / x->var->penalty;
+    if (ap > e->fpmax)
+      e->fpmax = ap, e->fpcnt = 1;
+    else if (ap == e->fpmax)
+      e->fpcnt++;
+  }
+}
+
+/* e's sum moves by d (its class side and its constraint's sum follow); exactly 0 once it
+ * has no element with a > 0. */
+static void edge_sum(lmm_edge *e, double d) {
+  lmm_chot *h = kside(e);
+  double old = h->w;
+  if (h->npos == 0)
+    e->ws = (lmm_ksum){0.0, 0.0};
+  else
+    ksum_add(&e->ws, d);
+  h->w = h->npos ? dmax(ksum_val(&e->ws), 0.0) : 0.0;
+  cw_add(e->c, h->npos ? d : -old);
+}
+
+/* x joins edge e. */
+static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
+  x->edge = e;
+  x->ac_prev = NULL;
+  x->ac_next = e->head;
+  if (e->head)
+    e->head->ac_prev = x;
+  e->head = x;
+  e->n++;
+  if (x->weight <= 0)
+    return;
+  lmm_chot *h = kside(e);
+  cside(e)->npos = ++h->npos;
+  if (h->npos == 1)
+    npos_edge(s, e, 1);
+  double ap = x->weight / x->var->penalty;
+  edge_sum(e, ap);
+  if (e->c->fatpipe) {
+    if (ap > e->fpmax)
+      e->fpmax = ap, e->fpcnt = 1;
+    else if (ap == e->fpmax)
+      e->fpcnt++;
+  }
+}
+
+/* x leaves its edge, which goes when empty. */
+static void edge_del(lmm_system *s, lmm_elem *x) {
+  lmm_edge *e = x->edge;
+  if (x->ac_prev)
+    x->ac_prev->ac_next = x->ac_next;
+  else
+    e->head = x->ac_next;
+  if (x->ac_next)
+    x->ac_next->ac_prev = x->ac_prev;
+  x->ac_prev = x->ac_next = NULL;
+  x->edge = NULL;
+  if (x->weight > 0) {
+    lmm_chot *h = kside(e);
+    double ap = x->weight / x->var->penalty;
+    cside(e)->npos = --h->npos;
+    edge_sum(e, -ap);
+    if (h->npos == 0) {
+      npos_edge(s, e, -1);
+      e->fpmax = 0.0;
+      e->fpcnt = 0;
+    } else if (e->c->fatpipe && ap == e->fpmax && --e->fpcnt == 0) {
+      edge_fp_rescan(e);
+    }
+  }
+  if (--e->n == 0)
+    edge_unlink(s, e);
+}
+
+/* ======================================================================
+ * Members
+ * ====================================================================== */
+
+static void member_add(lmm_class *k, lmm_var *v) {
+  v->cls = k;
+  k->cov = 0; /* the covering edges of its last fixing may not hold v */
+  GROW(k->mem, k->mem_cap, k->n + 1);
+  v->cslot = k->n;
+  k->mem[k->n++] = (lmm_cmem){v, 0};
+  if (v->bound > 0)
+    k->min_bp = dmin(k->min_bp, v->bound * v->penalty);
+}
+
+/* v leaves k's array (the last member fills its slot). */
+static void member_del(lmm_class *k, lmm_var *v) {
+  k->mem[v->cslot] = k->mem[--k->n];
+  k->mem[v->cslot].v->cslot = v->cslot;
+  v->cls = NULL;
+}
+
+/* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed. */
+static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
+  member_del(v->cls, v);
+  for (lmm_elem *x = v->elems; x; x = x->var_next) {
+    edge_del(s, x);
+    edge_add(s, edge_for(s, k, x->cnst), x);
+  }
+  member_add(k, v);
+  lmm_dirty_add(s, v);
+  s->c_moved++;
+}
+
+/* ======================================================================
+ * Changes (between solves)
+ * ====================================================================== */
+
+void lmm_cls_join(lmm_system *s, lmm_var *v) {
+  if (!s->newcls)
+    s->newcls = cls_new(s, s->csolve + 1);
+  lmm_class *k = s->newcls;
+  member_add(k, v);
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    edge_add(s, edge_for(s, k, x->cnst), x);
+  lmm_dirty_add(s, v);
+  s->modified = 1;
+}
+
+/* v leaves its class (its edges and member slot); 1 when the class went with it. */
+static void leave(lmm_system *s, lmm_var *v) {
+  lmm_class *k = v->cls;
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    edge_del(s, x);
+  member_del(k, v);
+  if (k->n == 0)
+    cls_drop(s, k);
+}
+
+void lmm_cls_leave(lmm_system *s, lmm_var *v) {
+  leave(s, v);
+  s->modified = 1;
+}
+
+/* Whether removing v can wait for the next solve: on each constraint of v that the last
+ * solve saturated (it fixed nfixed members there: their level is the highest on it), the
+ * removals since then, this one included, stay within tol x nfixed (each of those members
+ * would gain at most that share of a flow's rate). A constraint it did not saturate gains
+ * capacity nobody is held back by. With tol 0: only when v uses no saturated constraint
+ * (held by its bound, or not yet solved...: never a rate change). */
+static int can_defer(const lmm_system *s, const lmm_var *v) {
+  if (s->modified || v->cls->fixed != s->csolve)
+    return 0; /* a solve is due anyway, or v was not solved by the last one */
+  for (const lmm_elem *x = v->elems; x; x = x->var_next) {
+    const lmm_cnst *c = x->cnst;
+    if (x->weight > 0 && c->nfix_solve == s->csolve && c->nfixed > 0 &&
+        !((double)(c->deferred + 1) <= s->tol * (double)c->nfixed))
+      return 0;
+  }
+  return 1;
+}
+
+void lmm_cls_free(lmm_system *s, lmm_var *v) {
+  if (!can_defer(s, v)) {
+    lmm_cls_leave(s, v);
+    return;
+  }
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    if (x->weight > 0 && x->cnst->nfix_solve == s->csolve)
+      x->cnst->deferred++;
+  s->c_deferred++;
+  leave(s, v);
+}
+
+/* ======================================================================
+ * The lights: a lazy heap of (level, constraint)
+ * ====================================================================== */
+
+static int lh_less(const light *a, const light *b) { return a->level < b->level; }
+
+static void lh_down(lmm_system *s, size_t i) {
+  light x = s->lh[i];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= s->n_lh)
+      break;
+    if (c + 1 < s->n_lh && lh_less(&s->lh[c + 1], &s->lh[c]))
+      c++;
+    if (!lh_less(&s->lh[c], &x))
+      break;
+    s->lh[i] = s->lh[c];
+    i = c;
+  }
+  s->lh[i] = x;
+}
+
+/* c's level now (computed when it reaches the top of the heap, not at each change). */
+static inline double lvl(const lmm_cnst *c) { return c->remaining / c->usage; }
+
+static void lh_push(lmm_system *s, lmm_cnst *c) {
+  GROW(s->lh, s->lh_cap, s->n_lh + 1);
+  size_t i = s->n_lh++;
+  light x = {lvl(c), c};
+  while (i > 0 && lh_less(&x, &s->lh[(i - 1) / 2])) {
+    s->lh[i] = s->lh[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  s->lh[i] = x;
+}
+
+static void lh_pop(lmm_system *s) {
+  s->lh[0] = s->lh[--s->n_lh];
+  if (s->n_lh > 0)
+    lh_down(s, 0);
+}
+
+/* Whether c still takes part: some unfixed class, capacity and usage left. A constraint
+ * that does not is dropped (light -1) for the rest of the solve. */
+static int light_alive(const lmm_system *s, lmm_cnst *c) {
+  if (c->light < 0)
+    return 0;
+  if (c->n_act == 0 || !double_positive(c->usage, s->precision) ||
+      !double_positive(c->remaining, c->bound * s->precision)) {
+    c->light = -1;
+    return 0;
+  }
+  return 1;
+}
+
+/* The minimum level m, its constraints popped into satc2 (those within TIE of m: the class
+ * sums are running sums, so a level equal to another in a per-variable solve may come out
+ * an ulp off here; a FATPIPE constraint missing the tie of its first saturation would then
+ * fix its other variables much later); -1 when no constraint is left. A stale entry (its
+ * constraint's level rose) is pushed again with the level it has now. */
+static double lh_min(lmm_system *s) {
+  s->n_satc2 = 0;
+  double m = -1;
+  while (s->n_lh > 0) {
+    light top = s->lh[0];
+    if (!light_alive(s, top.cnst)) {
+      lh_pop(s);
+      continue;
+    }
+    double now = lvl(top.cnst);
+    if (top.level != now) { /* it rose (never below the top's key): down from the top */
+      s->lh[0].level = now;
+      lh_down(s, 0);
+      continue;
+    }
+    if (m >= 0 && !(top.level <= m * (1 + TIE)))
+      break;
+    if (m < 0)
+      m = top.level;
+    lh_pop(s);
+    GROW(s->satc2, s->satc2_cap, s->n_satc2 + 1);
+    s->satc2[s->n_satc2++] = top.cnst;
+  }
+  return m;
+}
+
+/* FATPIPE c's usage: the max of fpmax over the edges of unfixed classes. */
+static void fp_usage(const lmm_system *s, lmm_cnst *c) {
+  c->usage = 0.0;
+  c->top_count = 0;
+  for (size_t i = 0; i < c->nehot; i++) {
+    const lmm_khot *h = &c->ehot[i];
+    if (h->npos == 0 || h->k->fixed == s->csolve)
+      continue;
+    if (h->e->fpmax > c->usage)
+      c->usage = h->e->fpmax, c->top_count = h->e->fpcnt;
+    else if (h->e->fpmax == c->usage)
+      c->top_count += h->e->fpcnt;
+  }
+}
+
+/* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
+static void init_lights(lmm_system *s) {
+  s->n_lh = 0;
+  GROW(s->lh, s->lh_cap, s->n_used);
+  for (size_t i = 0; i < s->n_used; i++) {
+    lmm_cnst *c = s->used[i];
+    c->cmark = s->csolve;
+    c->light = -1;
+    c->remaining = c->bound;
+    c->n_act = c->n_pos;
+    if (c->fatpipe)
+      fp_usage(s, c);
+    else
+      c->usage = c->cw;
+    if (!(c->usage > 0) || !double_positive(c->remaining, c->bound * s->precision))
+      continue;
+    c->light = 0;
+    s->lh[s->n_lh++] = (light){lvl(c), c};
+  }
+  for (size_t i = s->n_lh / 2; i-- > 0;)
+    lh_down(s, i);
+}
+
+/* ======================================================================
+ * The filling over classes
+ * ====================================================================== */
+
+/* A class made by a split during the solve: unfixed. */
+static lmm_class *split_class(lmm_system *s) { return cls_new(s, s->csolve); }
+
+/* Class k (a candidate of the iteration stamped mark: its covered members' mark) splits:
+ * returns the class of the covered members, k itself when they are the larger part (the
+ * others move to a new class), else a new class. From the end: a move fills the slot it
+ * leaves with the last member, already seen. */
+static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
+  int keep_covered = 2 * k->cover >= k->n;
+  lmm_class *to = split_class(s);
+  for (size_t i = k->n; i-- > 0;)
+    if ((k->mem[i].mark == mark) != keep_covered)
+      var_move(s, k->mem[i].v, to);
+  s->c_split++;
+  return keep_covered ? k : to;
+}
+
+static void queue(lmm_system *s, lmm_class *k) {
+  GROW(s->cq, s->cq_cap, s->n_cq + 1);
+  s->cq[s->n_cq++] = k;
+}
+
+/* Marks the candidates of the saturated constraints (satc2). A candidate is wholly covered
+ * ("full") when one of its edges there holds every member, or when every edge that covered
+ * its last fixing is there (and no member joined since: members who leave do not matter). */
+static size_t candidates(lmm_system *s, uint64_t mark) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_satc2; i++) {
+    lmm_cnst *c = s->satc2[i];
+    c->nfixed = 0; /* the members it fixes (see lmm_cls_free) */
+    c->nfix_solve = s->csolve;
+    c->deferred = 0;
+    for (size_t j = 0; j < c->nehot; j++) {
+      const lmm_khot *h = &c->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->fixed == s->csolve)
+        continue;
+      c->nfixed += h->npos;
+      if (k->queued != mark) {
+        k->queued = mark;
+        k->cover = k->hits = 0;
+        k->full = 0;
+        queue(s, k);
+        n++;
+      }
+      k->full |= h->npos == k->n;
+      k->hits += k->cov && h->e->cov == k->cov;
+    }
+  }
+  return n;
+}
+
+/* A candidate not known to be covered counts its covered members (each marked once) over
+ * its edges on the saturated constraints. */
+static void count_covered(lmm_system *s, uint64_t mark) {
+  for (size_t i = 0; i < s->n_satc2; i++)
+    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
+      const lmm_khot *h = &s->satc2[i]->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->queued != mark || k->full)
+        continue;
+      for (const lmm_elem *x = h->e->head; x; x = x->ac_next)
+        if (x->weight > 0 && k->mem[x->var->cslot].mark != mark) {
+          k->mem[x->var->cslot].mark = mark;
+          k->cover++;
+        }
+    }
+}
+
+/* After an iteration fixed its classes: each one's edges on the saturated constraints are
+ * its covering edges (for the candidates of the next solves). */
+static void mark_covering(lmm_system *s) {
+  for (size_t i = 0; i < s->n_satc2; i++)
+    for (size_t j = 0; j < s->satc2[i]->nehot; j++) {
+      const lmm_khot *h = &s->satc2[i]->ehot[j];
+      lmm_class *k = h->k;
+      if (h->npos == 0 || k->fixed != s->csolve || k->it != s->cur_it)
+        continue;
+      if (k->cov <= s->cov_base) { /* first covering edge seen for this fixing */
+        k->cov = ++s->cov_stamp;
+        k->ncov = 0;
+      }
+      h->e->cov = k->cov;
+      k->ncov++;
+    }
+}
+
+/* Queues (cq) the classes to fix at this iteration: the candidates wholly covered, and the
+ * covered part of the others. */
+static void queue_saturated(lmm_system *s) {
+  uint64_t mark = ++s->tstamp;
+  s->n_cq = 0;
+  size_t n = candidates(s, mark), unknown = 0;
+  for (size_t i = 0; i < n; i++) {
+    lmm_class *k = s->cq[i];
+    k->full |= k->cov && k->hits == k->ncov;
+    unknown += !k->full;
+  }
+  if (unknown)
+    count_covered(s, mark);
+  for (size_t i = 0; i < n; i++) {
+    lmm_class *k = s->cq[i];
+    if (!k->full && k->cover < k->n)
+      s->cq[i] = split(s, k, mark);
+  }
+}
+
+/* Fixes class k at level m: takes m w off each constraint it uses. */
+static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
+  k->cov = 0; /* its covering edges: mark_covering (none when a bound fixes it) */
+  k->level = m;
+  k->fixed = s->csolve;
+  k->it = it;
+  GROW(s->ccls, s->ccls_cap, s->n_ccls + 1);
+  s->ccls[s->n_ccls++] = k;
+  for (size_t i = 0; i < k->nhot; i++) {
+    const lmm_chot *h = &k->hot[i];
+    lmm_cnst *c = h->c;
+    if (h->npos == 0) /* else c is used, hence initialised by this solve */
+      continue;
+    c->n_act--;
+    if (c->light < 0)
+      continue;
+    if (!c->fatpipe) {
+      double_update(&c->remaining, m * h->w, c->bound * s->precision);
+      double_update(&c->usage, h->w, s->precision);
+    } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
+      fp_usage(s, c);
+    }
+  }
+}
+
+/* The exact smallest b p over k's bounded members (INFINITY: none). */
+static double class_min_bp(lmm_class *k) {
+  double m = INFINITY;
+  for (size_t i = 0; i < k->n; i++)
+    if (k->mem[i].v->bound > 0)
+      m = dmin(m, k->mem[i].v->bound * k->mem[i].v->penalty);
+  k->min_bp = m;
+  return m;
+}
+
+/* Some queued member has b p below the level: only the members at the smallest b p
+ * (within the precision) are fixed, at their bound, each as a class of its own; the
+ * queued classes wait. Returns 1 when that was the case. */
+static int fix_bounds(lmm_system *s, double m) {
+  double min_bound = INFINITY;
+  for (size_t i = 0; i < s->n_cq; i++)
+    if (s->cq[i]->min_bp < m && class_min_bp(s->cq[i]) < m)
+      min_bound = dmin(min_bound, s->cq[i]->min_bp);
+  if (isinf(min_bound))
+    return 0;
+  for (size_t i = 0; i < s->n_cq; i++) {
+    lmm_class *k = s->cq[i];
+    if (!double_equals(k->min_bp, min_bound, s->precision))
+      continue;
+    for (size_t q = k->n; q-- > 0;) {
+      lmm_var *v = k->mem[q].v;
+      if (v->bound <= 0 || !double_equals(min_bound, v->bound * v->penalty, s->precision))
+        continue;
+      lmm_class *b = k;
+      if (k->n > 1) {
+        b = split_class(s);
+        var_move(s, v, b);
+      }
+      fix_class(s, b, v->bound * v->penalty, -1);
+    }
+    if (k->n > 0 && k->fixed != s->csolve)
+      class_min_bp(k);
+  }
+  return 1;
+}
+
+/* Stops when every class is fixed (the constraints left are dead entries of the heap). */
+static void fill(lmm_system *s) {
+  long it = 0;
+  for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
+    queue_saturated(s);
+    s->cov_base = s->cov_stamp;
+    s->cur_it = it;
+    if (!fix_bounds(s, m)) {
+      for (size_t i = 0; i < s->n_cq; i++)
+        fix_class(s, s->cq[i], m, it);
+      mark_covering(s);
+    }
+    for (size_t i = 0; i < s->n_satc2; i++) /* still in (a bound decided): again */
+      if (light_alive(s, s->satc2[i]))
+        lh_push(s, s->satc2[i]);
+  }
+}
+
+/* ======================================================================
+ * After the filling: merges, reporting
+ * ====================================================================== */
+
+/* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
+ * same constraints (their elements move) or become k's; o's members are listed. */
+static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
+  uint64_t kc = o->cov ? k->cov : 0; /* both fixed by one iteration: the covering edges join */
+  while (o->nhot > 0) {
+    lmm_edge *e = o->hot[o->nhot - 1].e;
+    lmm_cnst *c = e->c;
+    lmm_edge *f = c->tmp_edge;
+    int covering = kc && e->cov == o->cov;
+    if (f && f->k == k && f->c == c) {
+      for (lmm_elem *x = e->head, *xn; x; x = xn) { /* e goes with its last element */
+        xn = x->ac_next;
+        edge_del(s, x);
+        edge_add(s, f, x);
+      }
+      if (covering && f->cov != kc)
+        f->cov = kc, k->ncov++;
+      continue;
+    }
+    e->cov = covering ? kc : 0;
+    k->ncov += covering;
+    lmm_chot h = o->hot[e->ki]; /* e becomes k's */
+    kslot_del(e);
+    e->k = k;
+    GROW(k->hot, k->hot_cap, k->nhot + 1);
+    e->ki = k->nhot;
+    k->hot[k->nhot++] = h;
+    cside(e)->k = k;
+    c->tmp_edge = e;
+  }
+  while (o->n > 0) {
+    lmm_var *v = o->mem[o->n - 1].v;
+    member_del(o, v);
+    member_add(k, v);
+    lmm_dirty_add(s, v);
+    s->c_moved++;
+    s->c_mmoved++;
+  }
+  k->cov = kc;
+  k->min_bp = dmin(k->min_bp, o->min_bp);
+  cls_drop(s, o);
+  s->c_merge++;
+}
+
+/* Merges the new classes of ccls[i..j) (one iteration's, at one level) into the largest. */
+static void merge_run(lmm_system *s, size_t i, size_t j) {
+  size_t b = i;
+  for (size_t q = i + 1; q < j; q++)
+    if (s->ccls[q]->n > s->ccls[b]->n)
+      b = q;
+  lmm_class *base = s->ccls[b];
+  int indexed = 0;
+  for (size_t q = i; q < j; q++) {
+    lmm_class *o = s->ccls[q];
+    if (q == b || o->born != s->csolve)
+      continue; /* old classes stay: no moves back and forth */
+    if (!indexed) { /* base's edges indexed by constraint, once */
+      indexed = 1;
+      for (size_t q2 = 0; q2 < base->nhot; q2++)
+        base->hot[q2].c->tmp_edge = base->hot[q2].e;
+    }
+    merge(s, base, o);
+    s->ccls[q] = NULL;
+  }
+}
+
+/* ccls holds the fixed classes in iteration order: each run of one iteration merges. */
+static void merge_iterations(lmm_system *s) {
+  for (size_t i = 0, j; i < s->n_ccls; i = j) {
+    for (j = i + 1; j < s->n_ccls && s->ccls[j]->it == s->ccls[i]->it;)
+      j++;
+    if (j > i + 1 && s->ccls[i]->it >= 0)
+      merge_run(s, i, j);
+  }
+}
+
+static void level_out(lmm_system *s, lmm_class *k) {
+  GROW(s->lev_out, s->lev_out_cap, s->n_lev_out + 1);
+  s->lev_out[s->n_lev_out++] = GRP_K + k->id;
+}
+
+/* Every live class gets an id; one not fixed by the solve (every constraint dropped by the
+ * precision, or none) has level 0, as SimGrid leaves such variables at 0. The levels that
+ * changed are listed, and so are the variables that changed class. */
+static void report(lmm_system *s) {
+  s->n_lev_out = s->lev_pos = 0;
+  for (size_t i = 0; i < s->n_cls_live; i++) {
+    lmm_class *k = s->cls_live[i];
+    if (k->id < 0)
+      cls_give_id(s, k);
+    if (k->fixed != s->csolve)
+      k->level = 0.0;
+    if (!(k->level == k->reported)) {
+      k->reported = k->level;
+      level_out(s, k);
+    }
+  }
+  for (size_t i = 0; i < s->n_dirty; i++) {
+    lmm_var *v = s->dirty[i];
+    if (!v)
+      continue;
+    v->dirty_slot = SIZE_MAX;
+    if (v->cls)
+      lmm_out_push(s, v);
+  }
+  s->n_dirty = 0;
+}
+
+static void count_stats(lmm_system *s) {
+  s->c_solves++;
+  s->c_classes += s->n_ccls;
+  for (size_t i = 0; i < s->n_ccls; i++)
+    s->c_edges += s->ccls[i]->nhot;
+}
+
+void lmm_cls_solve(lmm_system *s) {
+  while (s->n_cls_pend > 0) { /* the caller has seen those levels emptied */
+    GROW(s->cls_free, s->cls_free_cap, s->n_cls_free + 1);
+    s->cls_free[s->n_cls_free++] = s->cls_pend[--s->n_cls_pend];
+  }
+  s->csolve++;
+  s->newcls = NULL; /* from now on an ordinary class (born == csolve) */
+  s->n_ccls = 0;
+  init_lights(s);
+  fill(s);
+  if (s->stats)
+    count_stats(s);
+  merge_iterations(s);
+  report(s);
+}
+
+int lmm_cls_next_level(lmm_system *s) {
+  return s->lev_pos < s->n_lev_out ? s->lev_out[s->lev_pos++] : -1;
+}

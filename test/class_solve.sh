@@ -1,0 +1,51 @@
+#!/bin/sh
+# class_solve.sh - --cfg=tir/local-solve:class and tir/rate-tolerance end to end, on issue 15's
+# collective-heavy trace (scripts/tir-gen-colls: compute, basic_linear alltoall, allreduce,
+# bcast, allgather) with ranks drifting apart (--imbalance 0.1), 64 ranks, 2 iterations, on
+# `tir-platform fattree` and `cabinets --cabinets 8 --limiter 1.5`:
+#  - the exact solver (no), class mode (class) and the automatic mode (auto, the default),
+#    which must switch to class mode (LMM_STATS: "class mode: N solves" with N > 0), give
+#    simulated times equal to 1e-9 relative;
+#  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
+#  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, when
+#    SimGrid is installed.
+. "$(dirname "$0")/setup.sh"
+command -v python3 > /dev/null || skip "python3 not found (scripts/tir-gen-colls, tir-platform)"
+cd "$tmp"
+python3 "$top_srcdir/scripts/tir-gen-colls" --imbalance 0.1 64 2 mix > /dev/null
+fail=0
+# time FILE: the simulated time printed in FILE
+time_of() { sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p' "$1"; }
+# close A B TOL: |A - B| <= TOL |B|
+close() { python3 -c "import sys; a, b, t = map(float, sys.argv[1:]); sys.exit(0 if abs(a - b) <= t * abs(b) else 1)" "$@"; }
+for kind in fattree cabinets; do
+  if [ "$kind" = fattree ]; then set -- fattree; else set -- cabinets --cabinets 8 --limiter 1.5; fi
+  python3 "$top_srcdir/scripts/tir-platform" "$@" --nodes 64 -o "$kind.xml"
+  for mode in no class auto; do
+    LMM_STATS=1 $TIR -q -p "$kind.xml" -H mix/hostfile --cfg=tir/local-solve:$mode mix/index.txt \
+      > "out.$kind.$mode" 2> "err.$kind.$mode" || { fail=1; echo "FAIL: $kind $mode exited:"; cat "err.$kind.$mode"; }
+    echo "$kind local-solve:$mode: $(time_of "out.$kind.$mode") s"
+  done
+  grep -Eq '^lmm: class mode: [1-9][0-9]* solves' "err.$kind.auto" ||
+    { fail=1; echo "FAIL: $kind: auto did not switch to class mode:"; cat "err.$kind.auto"; }
+  for mode in class auto; do
+    close "$(time_of "out.$kind.$mode")" "$(time_of "out.$kind.no")" 1e-9 ||
+      { fail=1; echo "FAIL: $kind: $mode differs from the exact solver"; }
+  done
+  $TIR -q -p "$kind.xml" -H mix/hostfile --cfg=tir/local-solve:class --cfg=tir/rate-tolerance:0.05 \
+    mix/index.txt > "out.$kind.tol" || fail=1
+  echo "$kind rate-tolerance:0.05: $(time_of "out.$kind.tol") s"
+  close "$(time_of "out.$kind.tol")" "$(time_of "out.$kind.no")" 1e-3 ||
+    { fail=1; echo "FAIL: $kind: rate-tolerance 0.05 beyond 1e-3 of the exact time"; }
+done
+# against SimGrid, 16 ranks (SimGrid's replay of an alltoall is slow)
+oracle="$top_srcdir/test/simgrid-oracle"
+if command -v smpirun > /dev/null; then
+  python3 "$top_srcdir/scripts/tir-gen-colls" --imbalance 0.1 16 2 m16 > /dev/null
+  python3 "$top_srcdir/scripts/tir-platform" cabinets --cabinets 8 --limiter 1.5 --nodes 16 -o c16.xml
+  $TIR -q -p c16.xml -H m16/hostfile --cfg=tir/local-solve:class m16/index.txt > out.c16 || fail=1
+  sg=$("$oracle" --platform c16.xml --hostfile m16/hostfile m16/index.txt | sed -n 's/.*Simulated time[^0-9]*\([0-9.e+-]*\).*/\1/p')
+  echo "16 ranks, cabinets: class $(time_of out.c16) s, SimGrid $sg s"
+  close "$(time_of out.c16)" "$sg" 1e-6 || { fail=1; echo "FAIL: class mode differs from SimGrid"; }
+fi
+[ "$fail" -eq 0 ]
