@@ -207,9 +207,65 @@ int cfg_affine_zero(const cfg_table *t) {
   return 1;
 }
 
+/* ====== ranges ====== */
+
+/* The values a key accepts, beyond being a finite number: every setting below has a range
+ * outside which the model means nothing, or spins (surf/precision 0 and maxmin/precision
+ * <= 0 never converge; a bandwidth or a CPU usage of 0 never ends a transfer or a probe's
+ * poll), or gives nonsense silently (a negative time or overhead, maxmin/precision >= 1
+ * reports a false deadlock). Keys not listed accept any value of their type. */
+typedef struct range {
+  const char *name;
+  double lo, hi;  /* bounds */
+  int lo_open;    /* 1: lo itself excluded */
+  int hi_open;    /* 1: hi itself excluded (hi = INFINITY: none) */
+  const char *what;
+} range;
+
+static const range ranges[] = {
+    {"smpi/bw-factor", 0, INFINITY, 1, 1, "factors must be > 0"},
+    {"smpi/lat-factor", 0, INFINITY, 0, 1, "factors must be >= 0"},
+    {"smpi/os", 0, INFINITY, 0, 1, "overheads must be >= 0"},
+    {"smpi/ois", 0, INFINITY, 0, 1, "overheads must be >= 0"},
+    {"smpi/or", 0, INFINITY, 0, 1, "overheads must be >= 0"},
+    {"network/TCP-gamma", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"network/weight-S", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"network/loopback-bw", 0, INFINITY, 1, 1, "must be > 0"},
+    {"network/loopback-lat", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"smpi/test", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"smpi/iprobe", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"smpi/iprobe-cpu-usage", 0, INFINITY, 1, 1, "must be > 0"},
+    {"smpi/init", 0, INFINITY, 0, 1, "must be >= 0"},
+    {"surf/precision", 0, 1, 1, 1, "must be > 0 and < 1"},
+    {"maxmin/precision", 0, 1, 1, 1, "must be > 0 and < 1"},
+};
+
+static int in_range(const range *r, double v) {
+  return (r->lo_open ? v > r->lo : v >= r->lo) && (r->hi_open ? v < r->hi : v <= r->hi);
+}
+
+/* Checks the value just set for key k (a number, or every value of a table). */
+static int check_range(const config *c, const key *k, const char *value, char *err, size_t errlen) {
+  const range *r = NULL;
+  for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
+    if (!strcmp(ranges[i].name, k->name))
+      r = &ranges[i];
+  if (!r)
+    return 0;
+  const void *f = (const char *)c + k->off;
+  int ok = 1;
+  if (k->type == K_FACTOR || k->type == K_AFFINE) {
+    const cfg_table *t = f;
+    for (int i = 0; i < t->n; i++)
+      ok &= in_range(r, t->v[i].a) && (k->type == K_FACTOR || in_range(r, t->v[i].b));
+  } else
+    ok = in_range(r, *(const double *)f);
+  return ok ? 0 : x_err(err, errlen, "%s: '%s': %s", k->name, value, r->what);
+}
+
 /* ====== setting ====== */
 
-static int set_known(config *c, const key *k, const char *value, char *err, size_t errlen) {
+static int parse_value(config *c, const key *k, const char *value, char *err, size_t errlen) {
   void *f = (char *)c + k->off;
   char uerr[200];
   switch (k->type) {
@@ -244,6 +300,13 @@ static int set_known(config *c, const key *k, const char *value, char *err, size
   default:
     return 0;
   }
+}
+
+/* Sets key k. A refused value may stay set: the caller stops on the error. */
+static int set_known(config *c, const key *k, const char *value, char *err, size_t errlen) {
+  if (parse_value(c, k, value, err, errlen) < 0)
+    return -1;
+  return check_range(c, k, value, err, errlen);
 }
 
 static int set_string(config *c, const key *k, const char *value, char *err, size_t errlen) {

@@ -5,11 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+void x_oom(void) {
+  fputs("tir: out of memory\n", stderr);
+  exit(TIR_EXIT_NOMEM); /* atexit handlers run: output.c removes its temporary files */
+}
+
 static void *check(void *p) {
-  if (!p) {
-    fputs("tir: out of memory\n", stderr);
-    exit(TIR_EXIT_NOMEM);
-  }
+  if (!p)
+    x_oom();
   return p;
 }
 

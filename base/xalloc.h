@@ -19,6 +19,11 @@ enum tir_exit {
   TIR_EXIT_NOMEM = 5    /* out of memory */
 };
 
+/* Prints "tir: out of memory" and exits with TIR_EXIT_NOMEM: for allocations made by
+ * libraries (zlib's Z_MEM_ERROR, libxml2's XML_ERR_NO_MEMORY, stdio's ENOMEM), which must
+ * end the same way as tir's own. */
+_Noreturn void x_oom(void);
+
 void *x_malloc(size_t n);              /* never returns NULL */
 void *x_calloc(size_t n, size_t size); /* never returns NULL */
 void *x_realloc(void *p, size_t n);    /* never returns NULL */

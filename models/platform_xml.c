@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "inputs.h"
 #include "platform_impl.h"
 #include "xalloc.h"
 
@@ -488,9 +489,10 @@ static int platform_elem(xml_ctx *x, xmlNode *root) {
 
 /* ==================================================================== loading */
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = inputs_fopen(path, &why);
   if (!f) {
-    x_err(err, errlen, "%s: cannot open the platform file (%s)", path, strerror(errno));
+    x_err(err, errlen, "%s: cannot open the platform file: %s", path, why);
     return NULL;
   }
   size_t cap = 1 << 16, n = 0, got;
@@ -513,6 +515,8 @@ static char *read_file(const char *path, size_t *len, char *err, size_t errlen) 
 static void on_error(void *user, xmlErrorPtr e) {
   xmlParserCtxtPtr c = user;
   xml_ctx *x = c ? c->_private : NULL;
+  if (e->code == XML_ERR_NO_MEMORY)
+    x_oom();
   if (!x || e->level < XML_ERR_ERROR || x->syntax_error)
     return;
   x->syntax_error = 1;
@@ -523,17 +527,43 @@ static void on_error(void *user, xmlErrorPtr e) {
         e->message ? e->message : "");
 }
 
-static xmlDoc *parse(xml_ctx *x) {
-  xmlParserCtxtPtr c = xmlNewParserCtxt();
-  if (!c) {
-    fputs("tir: out of memory\n", stderr);
-    exit(TIR_EXIT_NOMEM);
+/* External entities (SYSTEM or PUBLIC) are never loaded: a platform is one file. */
+static xmlParserInputPtr no_external(const char *url, const char *id, xmlParserCtxtPtr c) {
+  (void)id;
+  xml_ctx *x = c ? c->_private : NULL;
+  if (x && !x->syntax_error) {
+    x->syntax_error = 1;
+    x_err(x->err, x->errlen, "%s: external entity '%s' refused (a platform is one self-contained file)",
+          x->file, url ? url : "?");
   }
+  return NULL;
+}
+
+/* Entities are substituted while parsing (XML_PARSE_NOENT), where libxml2 bounds their
+ * amplification; left as references, an attribute's value would be expanded when read,
+ * unchecked and in quadratic time. External entities are refused (no_external). */
+/* libxml2's messages outside a parser context (its generic error function): out of memory
+ * ends the run as tir's own allocations do; anything else is reported by on_error. */
+static void global_error(void *user, xmlErrorPtr e) {
+  (void)user;
+  if (e && e->code == XML_ERR_NO_MEMORY)
+    x_oom();
+}
+
+static void quiet(void *user, const char *msg, ...) { (void)user, (void)msg; }
+
+static xmlDoc *parse(xml_ctx *x) {
+  xmlSetExternalEntityLoader(no_external);
+  xmlSetStructuredErrorFunc(NULL, global_error);
+  xmlSetGenericErrorFunc(NULL, quiet);
+  xmlParserCtxtPtr c = xmlNewParserCtxt();
+  if (!c)
+    x_oom();
   c->_private = x;
   c->sax->startElementNs = start_element;
   c->sax->serror = on_error;
   xmlDoc *doc = xmlCtxtReadMemory(c, x->text, (int)x->len, x->file, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+                                  XML_PARSE_NONET | XML_PARSE_NOENT | XML_PARSE_BIG_LINES);
   if (doc && (!c->wellFormed || x->syntax_error)) {
     xmlFreeDoc(doc);
     doc = NULL;
@@ -560,6 +590,9 @@ platform *plat_load(const char *path, char *err, size_t errlen) {
     rc = plat_seal(x.p, msg, sizeof msg);
     if (rc != 0)
       x_err(err, errlen, "%s: %s", path, msg);
+    else if (plat_host_count(x.p) == 0) /* nothing to place a rank on */
+      rc = x_err(err, errlen, "%s: the platform has no host (an empty zone, or a cluster whose radical "
+                 "names no node?)", path);
   }
   xmlFreeDoc(doc);
   free(text);

@@ -388,6 +388,11 @@ static int radicals(xml_ctx *x, xmlNode *n, const char *s, int **out, int *count
       return plat_xml_fail(x, n,
                            "malformed radical '%.*s' in '%s' (expected e.g. 0-99 or 0-3,7,9-10)",
                            (int)len, g, s);
+    if (hi < lo)
+      return plat_xml_fail(x, n, "radical '%.*s' in '%s' ends before it starts (expected LOW-HIGH with "
+                           "LOW <= HIGH)", (int)len, g, s);
+    if (*count + (hi - lo) >= 10000000L)
+      return plat_xml_fail(x, n, "radical '%s' names more than 10000000 nodes", s);
     for (long i = lo; i <= hi; i++) {
       x_grow(out, &cap, (size_t)*count + 1, sizeof **out);
       (*out)[(*count)++] = (int)i;

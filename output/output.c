@@ -5,18 +5,20 @@
  * trace.meta), per-rank figures, per action kind and per region figures (from the
  * statistics observer, stats.h, when given), energy when on, and the replayer's own wall
  * time and actions/s. JSON numbers of times carry 17 significant digits (exact).
- * Every file goes through output_open/output_commit: a temporary file beside the
- * target, renamed when complete, removed on any error. */
+ * Every file goes through output_open/output_commit, which apply the rules of section
+ * "where outputs go" below: never a partial file, never a device or an input replaced. */
 #include "output.h"
 
 #include "stats.h"
 
 #include "coll.h"
 #include "energy.h"
+#include "inputs.h"
 #include "trace_meta.h"
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,23 +26,173 @@
 
 #include "build-config.h"
 
-FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen) {
-  *tmp_path = x_asprintf("%s.tmp.XXXXXX", path);
+/* ====== where outputs go ======
+ *
+ * The rules (doc/outputs.md, "Where outputs go"), applied to every file tir-replay writes:
+ *  - a path that does not exist, or names a regular file: written to PATH.tmp.XXXXXX beside
+ *    it, renamed over PATH when complete (atomic: a reader never sees a partial file),
+ *    removed on any error and at exit when never committed (out of memory exits through
+ *    x_malloc: no temporary file is left behind). A new file gets mode 0666 & ~umask, a
+ *    replaced one keeps its mode;
+ *  - a character device or a FIFO (/dev/null, /dev/stdout on a terminal or a pipe): written
+ *    in place, never created, truncated or replaced; a FIFO nobody reads is an error, not
+ *    a wait;
+ *  - a symbolic link is followed: the file it points to obeys the rules above and the link
+ *    stays; a link to nothing is refused;
+ *  - the file open as our standard output or error (--report /dev/stdout run as `> f`) is
+ *    written in place, so that nothing printed there is lost;
+ *  - anything else (a directory, a block device, a socket) is refused, and so is one of the
+ *    run's inputs (inputs.h: `--timeline trace.txt`), checked when opening and again just
+ *    before the rename. */
+
+/* The temporary files not committed yet: removed by the exit handler. */
+static char **pending;
+static size_t npending, pending_cap;
+
+static void remove_pending(void) {
+  for (size_t i = 0; i < npending; i++)
+    unlink(pending[i]);
+}
+
+/* Room for one more pending file, made before the file exists: registering it then
+ * allocates nothing (an allocation failing there would leave it behind). */
+static void reserve_pending(void) {
+  static int registered;
+  if (!registered)
+    registered = atexit(remove_pending) == 0;
+  x_grow(&pending, &pending_cap, npending + 1, sizeof *pending);
+}
+
+static void add_pending(char *tmp) { pending[npending++] = tmp; }
+
+static void drop_pending(const char *tmp) {
+  for (size_t i = 0; i < npending; i++)
+    if (pending[i] == tmp) {
+      pending[i] = pending[--npending];
+      break;
+    }
+  if (npending == 0) {
+    free(pending);
+    pending = NULL;
+    pending_cap = 0;
+  }
+}
+
+#define TMP_SUFFIX ".tmp.XXXXXX" /* output_commit finds the target by removing it */
+
+static int same_file(const struct stat *a, int fd) {
+  struct stat b;
+  return fstat(fd, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+/* Where path's bytes go: *target (allocated: path, or what its link points to) and *st (its
+ * lstat; st_mode 0 when it does not exist). Returns 0, or -1 with err for a refusal. */
+static int resolve(const char *path, char **target, struct stat *st, char *err, size_t errlen) {
+  memset(st, 0, sizeof *st);
+  if (lstat(path, st) < 0) {
+    int e = errno;
+    memset(st, 0, sizeof *st);
+    *target = x_strdup(path);
+    return e == ENOENT ? 0 : x_err(err, errlen, "%s: cannot write: %s", path, strerror(e));
+  }
+  if (S_ISLNK(st->st_mode)) { /* a device or a FIFO is opened through the link itself (/dev/stdout
+                                 on a pipe names no path: /proc's "pipe:[N]"), a file by its path */
+    if (stat(path, st) < 0)
+      return *target = NULL, x_err(err, errlen, "%s: a symbolic link to a file that does not exist (%s): "
+                                   "not written", path, strerror(errno));
+    *target = S_ISREG(st->st_mode) ? realpath(path, NULL) : x_strdup(path);
+    if (!*target)
+      return x_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+  } else
+    *target = x_strdup(path);
+  if (inputs_contains(st))
+    return x_err(err, errlen, "%s: is one of this run's inputs: not replaced", path);
+  if (!S_ISREG(st->st_mode) && !S_ISCHR(st->st_mode) && !S_ISFIFO(st->st_mode))
+    return x_err(err, errlen, "%s: is %s: not written", path, inputs_kind(st->st_mode));
+  return 0;
+}
+
+/* A device or a FIFO, opened for writing in place; or our own standard output or error
+ * (own: 1 or 2), written through a duplicate of that descriptor, which shares its offset:
+ * what the run prints there and the output follow each other instead of overwriting. */
+static FILE *open_direct(const char *path, const char *target, int own, char *err, size_t errlen) {
+  if (own)
+    fflush(own == 1 ? stdout : stderr);
+  int fd = own ? dup(own) : open(target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    x_err(err, errlen, "%s: cannot write: %s", path,
+          errno == ENXIO ? "a FIFO that no process reads" : strerror(errno));
+    return NULL;
+  }
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0 && !own)
+    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  FILE *f = fdopen(fd, "w");
+  if (!f && errno == ENOMEM)
+    x_oom();
+  if (!f) {
+    x_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    close(fd);
+  }
+  return f;
+}
+
+/* A temporary file beside target, with the mode the output will have. */
+static FILE *open_temp(const char *path, const char *target, const struct stat *st, char **tmp_path, char *err,
+                       size_t errlen) {
+  *tmp_path = x_asprintf("%s" TMP_SUFFIX, target);
+  reserve_pending();
   int fd = mkstemp(*tmp_path);
-  if (fd >= 0) { /* mkstemp makes it 0600: give it the mode a new file would have */
+  if (fd >= 0) { /* mkstemp makes it 0600: give it the mode the file would have */
     mode_t mask = umask(0);
     umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    fchmod(fd, S_ISREG(st->st_mode) ? st->st_mode & 07777 : 0666 & ~mask);
+    add_pending(*tmp_path);
   }
   FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+  if (!f && fd >= 0 && errno == ENOMEM)
+    x_oom(); /* (the exit handler removes the temporary file) */
   if (!f) {
     x_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
     if (fd >= 0)
-      close(fd), unlink(*tmp_path);
+      close(fd), unlink(*tmp_path), drop_pending(*tmp_path);
     free(*tmp_path);
     *tmp_path = NULL;
   }
   return f;
+}
+
+FILE *output_open(const char *path, char **tmp_path, char *err, size_t errlen) {
+  char *target;
+  struct stat st;
+  FILE *f = NULL;
+  *tmp_path = NULL;
+  if (resolve(path, &target, &st, err, errlen) == 0) {
+    int own = !S_ISREG(st.st_mode) ? 0 : same_file(&st, 1) ? 1 : same_file(&st, 2) ? 2 : 0;
+    f = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || own ? open_direct(path, target, own, err, errlen)
+                                                          : open_temp(path, target, &st, tmp_path, err, errlen);
+  }
+  free(target);
+  return f;
+}
+
+enum { BECAME_INPUT = -1, BECAME_OTHER = -2 };
+
+/* Renames tmp over its target unless the target became something the rules refuse.
+ * Returns 0, an errno value, or BECAME_INPUT / BECAME_OTHER. */
+static int install(const char *tmp) {
+  size_t n = strlen(tmp) - strlen(TMP_SUFFIX);
+  char *target = x_asprintf("%.*s", (int)n, tmp);
+  struct stat st;
+  int rc = 0;
+  if (lstat(target, &st) == 0 && !S_ISREG(st.st_mode))
+    rc = BECAME_OTHER;
+  else if (lstat(target, &st) == 0 && inputs_contains(&st))
+    rc = BECAME_INPUT;
+  else if (rename(tmp, target) != 0)
+    rc = errno ? errno : EIO;
+  free(target);
+  return rc;
 }
 
 int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *err, size_t errlen) {
@@ -48,12 +200,18 @@ int output_commit(FILE *f, char *tmp_path, const char *path, int failed, char *e
   int e = errno;
   if (fclose(f) != 0 && !bad)
     bad = 1, e = errno;
-  if (!bad && rename(tmp_path, path) != 0)
-    bad = 1, e = errno;
-  if (bad) {
-    unlink(tmp_path);
-    x_err(err, errlen, "%s: cannot write: %s", path, strerror(e ? e : EIO));
+  if (!bad && tmp_path && (e = install(tmp_path)) != 0)
+    bad = 1;
+  if (tmp_path) {
+    if (bad)
+      unlink(tmp_path);
+    drop_pending(tmp_path);
   }
+  if (bad && e < 0)
+    x_err(err, errlen, "%s: %s: not replaced", path,
+          e == BECAME_INPUT ? "is one of this run's inputs" : "is no longer a regular file");
+  else if (bad)
+    x_err(err, errlen, "%s: cannot write: %s", path, strerror(e ? e : EIO));
   free(tmp_path);
   return bad ? -1 : 0;
 }

@@ -35,6 +35,8 @@ struct tl_sort {
 
 tl_sort *tl_sort_new(char *err, size_t errlen) {
   FILE *f = tmpfile();
+  if (!f && errno == ENOMEM)
+    x_oom();
   if (!f) {
     x_err(err, errlen, "cannot create a temporary file to sort the timeline: %s", strerror(errno));
     return NULL;
@@ -63,7 +65,8 @@ static int cmp(const void *a, const void *b) {
 int tl_sort_write(tl_sort *s, FILE *out) {
   if (fflush(s->spill) != 0 || ferror(s->spill))
     return -1;
-  qsort(s->v, s->n, sizeof *s->v, cmp);
+  if (s->n > 1) /* (v is NULL when there is no record: qsort(NULL, 0) is undefined) */
+    qsort(s->v, s->n, sizeof *s->v, cmp);
   char *buf = NULL;
   size_t cap = 0;
   int rc = 0;

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "coll.h"
 #include "energy.h"
+#include "inputs.h"
 #include "output.h"
 #include "timeline.h"
 #include "platform.h"
@@ -26,6 +27,7 @@
 #include "build-config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +49,7 @@ typedef struct opt_doc {
 
 static const opt_doc opts[] = {
     {{"platform", required_argument, 0, 'p'}, "FILE", "SimGrid v4 XML platform, or the NAME of a shipped one"},
-    {{"hostfile", required_argument, 0, 'H'}, "FILE", "hosts of the ranks: `host` or `host:count` per line"},
+    {{"hostfile", required_argument, 0, 'H'}, "FILE", "hosts of the ranks: `host`, `host:count` or `host slots=count`"},
     {{"np", required_argument, 0, 'n'}, "N", "number of ranks (default: from the index, else the hostfile)"},
     {{"cfg", required_argument, 0, 'c'}, "KEY:VALUE", "model setting, SimGrid names (repeatable; --help-cfg)"},
     {{"network-model", required_argument, 0, 'm'}, "MODEL", "hybrid (default), loggps or fluid"},
@@ -115,6 +117,24 @@ static void list_algorithms(void) {
     for (int i = 0; i < coll_algo_count(); i++)
       if ((int)coll_algo_at(i)->kind == k)
         printf("  %-15s %-22s %s\n", coll_kind_name(k), coll_algo_at(i)->name, coll_algo_at(i)->desc);
+}
+
+/* -n/--np: 1 to REPLAY_MAX_RANKS (no wrap-around: 4294967297 is not 1). Returns 0, or -1
+ * with the message in msg. */
+static int parse_np(const char *s, int *np, char *msg, size_t len) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || v < 1) {
+    snprintf(msg, len, "-n/--np: '%s' is not a positive integer", s);
+    return -1;
+  }
+  if (errno == ERANGE || v > REPLAY_MAX_RANKS) {
+    snprintf(msg, len, "-n/--np: %s ranks: tir replays at most %d", s, REPLAY_MAX_RANKS);
+    return -1;
+  }
+  *np = (int)v;
+  return 0;
 }
 
 /* Prints "tir-replay: MESSAGE (see --help)" and sets the usage exit status. Returns -1. */
@@ -204,15 +224,9 @@ static int smpi_trace(cli *c, int *rc) {
 
 /* The values that need checking once every option is known. Returns 0 or -1 with *rc. */
 static int check_values(cli *c, int *rc) {
-  char msg[1024], *end;
-  if (c->np_arg) {
-    long n = strtol(c->np_arg, &end, 10);
-    if (*end || end == c->np_arg || n < 1 || n > 1 << 30) {
-      snprintf(msg, sizeof msg, "-n/--np: '%s' is not a positive integer", c->np_arg);
-      return usage_error(rc, msg);
-    }
-    c->np = (int)n;
-  }
+  char msg[1024];
+  if (c->np_arg && parse_np(c->np_arg, &c->np, msg, sizeof msg) < 0)
+    return usage_error(rc, msg);
   if (c->window && (sscanf(c->window, "%lf:%lf", &c->win_start, &c->win_end) != 2 || !(c->win_end > c->win_start))) {
     snprintf(msg, sizeof msg, "--timeline-window: '%s' is not START:END with END > START (seconds)", c->window);
     return usage_error(rc, msg);
@@ -422,14 +436,14 @@ static int cli_warn(void *ctx, const char *msg) {
 static int validate_main(const replay_opts *o, FILE *out, FILE *errout) {
   char err[2048];
   trace_opts to = {.strict = o->strict, .warn = cli_warn, .warn_ctx = errout, .allow_truncated = o->allow_truncated};
-  trace_set *t = trace_open(o->trace, &to, err, sizeof err);
+  trace_set *t = replay_check_host_props(o->plat, err, sizeof err) < 0 ? NULL : trace_open(o->trace, &to, err, sizeof err);
   if (!t) {
     fprintf(errout, "tir-replay: %s\n", err);
     return TIR_EXIT_INPUT;
   }
   int np = o->np > 0 ? o->np : trace_nfiles(t);
   int *hosts = NULL;
-  if (np <= 0 && o->hostfile && (np = replay_read_hostfile(o->hostfile, o->plat, &hosts, err, sizeof err)) < 0) {
+  if (np <= 0 && o->hostfile && (np = replay_read_hostfile(o->hostfile, o->plat, 0, &hosts, err, sizeof err)) < 0) {
     fprintf(errout, "tir-replay: %s\n", err);
     trace_close(t);
     return TIR_EXIT_INPUT;
@@ -548,6 +562,8 @@ static int run(cli *c) {
   char err[2048];
   np_from_meta(c);
   platform *p = load_platform(c, err, sizeof err);
+  inputs_note(c->hostfile); /* no output may replace an input (output.c); the trace's */
+  inputs_note(c->trace);    /* own files are noted as they are opened */
   if (!p) {
     fprintf(stderr, "tir-replay: %s\n", err);
     return TIR_EXIT_INPUT;
@@ -569,6 +585,16 @@ static int run(cli *c) {
   return rc;
 }
 
+/* What standard output could not take (a full disk, an I/O error) is lost silently unless
+ * asked for: the summary is an output like the others, so that is exit 4. */
+static int check_stdout(int rc) {
+  int failed = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
+  if (!failed)
+    return rc;
+  fprintf(stderr, "tir-replay: standard output: cannot write: %s\n", strerror(failed));
+  return rc ? rc : TIR_EXIT_IO;
+}
+
 int cli_main(int argc, char **argv) {
   cli c;
   memset(&c, 0, sizeof c);
@@ -578,5 +604,5 @@ int cli_main(int argc, char **argv) {
     rc = run(&c);
   free(c.cfgs);
   free(c.platform_path);
-  return rc;
+  return check_stdout(rc);
 }

@@ -39,6 +39,7 @@
 
 #include "xalloc.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,10 +186,11 @@ void p2p_free(p2p_world *w) {
   free(w->hov_tables);
   free(w->hov);
   free(w->watches);
-  while (w->slabs) {
-    slab *n = w->slabs->next;
-    free(w->slabs);
-    w->slabs = n;
+  for (slab *b = w->slabs, *n; b; b = n) { /* the group requests still held: their children */
+    n = b->next;
+    for (int i = 0; i < (b == w->slabs ? w->slab_used : SLAB_N); i++)
+      free(b->b[i].r.children); /* (NULL once released: p2p_req_free) */
+    free(b);
   }
   free(w);
 }
@@ -606,8 +608,8 @@ int p2p_group_done(const p2p_req *r) {
 void p2p_req_free(p2p_world *w, p2p_req *r) {
   for (int i = 0; i < r->nchildren; i++)
     p2p_req_release(w, r->children[i]);
-  if (r->children)
-    free(r->children);
+  free(r->children);
+  r->children = NULL;
   r->next = w->spare;
   w->spare = r;
 }
@@ -634,15 +636,44 @@ static const cfg_table *ov_setting(const config *c, int k) {
   return k == MEMO_OS ? &c->os : k == MEMO_OIS ? &c->ois : &c->orecv;
 }
 
-/* Parses host h's property k (value v) into a new table of w->hov_tables. */
-static int host_table(p2p_world *w, const platform *p, int h, int k, const char *v, char *err, size_t errlen) {
+/* Parses host h's property k (value v) into t: overheads finite and >= 0, as the settings
+ * (base/config.c, ranges). Returns 0, or -1 with err (t left empty). */
+static int host_prop_table(const platform *p, int h, int k, const char *v, cfg_table *t, char *err, size_t errlen) {
   char perr[200];
-  cfg_table t = {NULL, 0};
-  if (cfg_parse_table(&t, v, 1, perr, sizeof perr) < 0)
+  *t = (cfg_table){NULL, 0};
+  if (cfg_parse_table(t, v, 1, perr, sizeof perr) < 0)
     return x_err(err, errlen, "%s: host %s: property %s=\"%s\": %s", plat_source(p), plat_host_at(p, h)->name,
                  ov_key[k], v, perr);
+  for (int i = 0; i < t->n; i++)
+    if (!(t->v[i].a >= 0 && t->v[i].b >= 0 && t->v[i].a <= DBL_MAX && t->v[i].b <= DBL_MAX)) {
+      free(t->v);
+      *t = (cfg_table){NULL, 0};
+      return x_err(err, errlen, "%s: host %s: property %s=\"%s\": overheads must be >= 0", plat_source(p),
+                   plat_host_at(p, h)->name, ov_key[k], v);
+    }
+  return 0;
+}
+
+/* Parses host h's property k (value v) into a new table of w->hov_tables. */
+static int host_table(p2p_world *w, const platform *p, int h, int k, const char *v, char *err, size_t errlen) {
+  cfg_table t;
+  if (host_prop_table(p, h, k, v, &t, err, errlen) < 0)
+    return -1;
   w->hov_tables[w->nhov_tables++] = t;
   w->hov[h].t[k] = &w->hov_tables[w->nhov_tables - 1];
+  return 0;
+}
+
+int p2p_check_host_overheads(const platform *p, char *err, size_t errlen) {
+  for (int h = 0; h < plat_host_count(p); h++)
+    for (int k = 0; k < NMEMO; k++) {
+      const char *v = plat_host_prop(p, h, ov_key[k]);
+      cfg_table t;
+      if (v && host_prop_table(p, h, k, v, &t, err, errlen) < 0)
+        return -1;
+      if (v)
+        free(t.v);
+    }
   return 0;
 }
 

@@ -98,9 +98,11 @@ static inline void p2p_req_release(p2p_world *w, p2p_req *r) {
 
 /* Reads the smpi/os, smpi/ois and smpi/or properties of p's hosts (SimGrid's per-host
  * overheads, smpi_host.cpp: the sender's host for os and ois, the receiver's for or; a host
- * without one uses the setting). Returns 0, or -1 with a message in err (bad syntax, as
- * for the settings). */
+ * without one uses the setting). Returns 0, or -1 with a message in err (bad syntax, a
+ * negative or infinite overhead, as for the settings). */
 int p2p_host_overheads(p2p_world *w, const platform *p, char *err, size_t errlen);
+/* The same checks without a world (--validate): 0, or -1 with the message in err. */
+int p2p_check_host_overheads(const platform *p, char *err, size_t errlen);
 /* 1 when no receive ever sleeps after a message (smpi/or is 0 for every host and size). */
 int p2p_no_recv_overhead(const p2p_world *w);
 

@@ -12,6 +12,7 @@
 
 #include "nbc.h"
 #include "replay_impl.h"
+#include "validate.h"
 #include "xalloc.h"
 
 #include <inttypes.h>
@@ -1033,6 +1034,7 @@ static int sg_send_steps(replay_ctx *x, rank *r, rop *o) {
     if (sg_yield(x, r))
       return 0;
     r->cur = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    x->sends_posted++;
     r->stats->bytes_sent += (uint64_t)o->bytes;
     r->phase = 6;
   }
@@ -1073,6 +1075,7 @@ __attribute__((noinline)) static int do_send(replay_ctx *x, rank *r, rop *o) {
     if (sg_async(x))
       return sg_send_steps(x, r, o);
     p2p_req *q = p2p_post_send(x->w, r->id, o->peer, o->tag, o->comm, o->bytes, r->act.line);
+    x->sends_posted++;
     r->stats->bytes_sent += (uint64_t)o->bytes;
     if (keep(r, o, q))
       return 1;
@@ -1158,8 +1161,10 @@ static int do_iprobe(replay_ctx *x, rank *r, rop *o);
 
 /* Program waitall/waiteach over the slots posted since wait_from. */
 COLD static int do_wait_slots(replay_ctx *x, rank *r, rop *o) {
-  p2p_req **v = r->slots + r->wait_from;
   size_t n = r->nslots - r->wait_from;
+  if (n == 0) /* nothing posted (a collective on one rank): slots may be NULL, NULL + 0 undefined */
+    return r->nslots = r->wait_from = 0, 1;
+  p2p_req **v = r->slots + r->wait_from;
   int done = o->kind == OP_WAITALL ? wait_all(x, r, v, &n) : wait_each(x, r, v, n);
   if (done)
     r->nslots = r->wait_from = 0;
@@ -1350,8 +1355,11 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
       r->phase += 2;
     return done;
   }
-  if (r->phase == 1 || r->phase == PROBE_LARGE) {
+  int failed = r->phase == 1 || r->phase == PROBE_LARGE; /* the poll below follows a failed probe */
+  if (failed) {
     int64_t bytes = probe_mailboxes(x, r, o, PROBE_LARGE);
+    if (r->polling) /* (before a yield: a rank between two turns is not stuck polling) */
+      r->polling = 0, x->npolling--;
     if (bytes == -2)
       return 0;
     if (bytes >= 0) {
@@ -1368,13 +1376,21 @@ __attribute__((noinline)) static int do_probe(replay_ctx *x, rank *r, rop *o) {
   r->phase = 1;
   double speed = eng_host_speed(x->e, r->host), usage = x->o->cfg.iprobe_cpu_usage;
   double flops = x->iprobe_nsleeps * x->o->cfg.iprobe_sleep * speed * usage;
-  if (flops > 0) {
-    r->state = RS_BUSY;
-    replay_note_activity(x, r->id, OBS_MPI);
-    eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
-    return 0;
+  if (!(flops > 0)) { /* a poll of no cost: the loop would spin with the clock stopped */
+    replay_fail(x, "%s:%ld: rank %d probes for a message that is not there yet, and a poll costs nothing "
+                "(smpi/iprobe %g s x smpi/iprobe-cpu-usage %g x host speed %g flop/s): the probe loop would "
+                "spin forever without simulated time passing (SimGrid hangs); give smpi/iprobe > 0: '%s'",
+                r->act.file, r->act.line, r->id, x->o->cfg.iprobe_sleep, usage, speed, r->act.text);
+    return -1;
   }
-  return step(x, r, o);
+  if (failed) { /* replay.c stuck_polling: only a poll after a failed probe is hopeless */
+    r->polling = 1, x->npolling++;
+    r->poll_stamp = x->sends_posted;
+  }
+  r->state = RS_BUSY;
+  replay_note_activity(x, r->id, OBS_MPI);
+  eng_exec_start_bounded(x->e, r->host, flops, usage * speed, act_done_q, r);
+  return 0;
 }
 
 /* One MPI_Iprobe (tir's iprobe line): its polling cost, then a look at the mailbox. */
@@ -1561,6 +1577,15 @@ static void end_program(replay_ctx *x, rank *r) {
   }
 }
 
+/* Reads r's next action into r->act and makes --validate's own checks of it (one
+ * validation path: validate_action). 1: got one, 0: the trace ended, -1: error in err. */
+static int read_action(replay_ctx *x, rank *r, char *err, size_t errlen) {
+  int got = trace_next(x->t, r->id, &r->act, err, errlen);
+  if (got > 0 && validate_action(&r->act, x->np, err, errlen) < 0)
+    return -1;
+  return got;
+}
+
 /* Fetches and expands the next action (with the polling run it ends, if any), or the
  * end-of-replay program. 1: got work, 0: the rank is done, -1: error. */
 static int next_action(replay_ctx *x, rank *r) {
@@ -1570,7 +1595,7 @@ static int next_action(replay_ctx *x, rank *r) {
   int got;
   r->nops = r->pc = 0;
   r->phase = 0;
-  while ((got = trace_next(x->t, r->id, &r->act, err, sizeof err)) > 0 && may_poll(x, r) && absorb(x, r))
+  while ((got = read_action(x, r, err, sizeof err)) > 0 && may_poll(x, r) && absorb(x, r))
     ;
   if (got < 0) {
     replay_fail(x, "%s", err);
@@ -1680,5 +1705,8 @@ void rank_describe(const rank *r, FILE *out) {
   if (q)
     fprintf(out, ", waiting for rank %d (%s, tag %d, %" PRId64 " bytes)", q->recv ? q->src : q->dst,
             q->recv ? "its send" : "its receive", q->tag, q->bytes);
+  else if (r->polling && r->pc < r->nops)
+    fprintf(out, ", probing for a message from rank %d with tag %d that no rank can send any more",
+            r->ops[r->pc].peer, r->ops[r->pc].tag);
   fputc('\n', out);
 }

@@ -98,6 +98,8 @@ typedef struct rank {
   p2p_req *nbc;         /* the non-blocking collective being posted (its group request) */
   int nbc_count;        /* non-blocking collectives posted so far (their store tags: -k) */
   int push_comm;        /* communicator of the operations being generated (expand) */
+  int polling;          /* in a probe loop's poll after a failed probe (replay.c stuck) */
+  uint64_t poll_stamp;  /* replay_ctx.sends_posted when that probe failed */
   poll_run run;         /* polls read ahead (tir/polling:wait) */
   int finalized;        /* its trace reached `finalize` (a trace cut short has none) */
   double *speedf;       /* speed factor of each open code region, innermost last (only when

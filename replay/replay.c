@@ -9,10 +9,14 @@
 #include "replay.h"
 
 #include "coll.h"
+#include "inputs.h"
 #include "replay_impl.h"
 #include "xalloc.h"
 
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,66 +125,129 @@ static int warn_cb(void *ctx, const char *msg) {
 
 /* ====== hosts ====== */
 
-int replay_read_hostfile(const char *path, const platform *p, int **hosts, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return x_err(err, errlen, "%s: cannot open hostfile: %s", path, strerror(errno));
-  char *line = NULL;
-  size_t cap = 0, n = 0, hcap = 0;
-  long lineno = 0;
+/* The hostfile (man tir-replay, HOSTFILE): one host per line, `HOST` or `HOST:COUNT` as
+ * SimGrid's smpirun reads it, or Open MPI's `HOST slots=COUNT [max_slots=M]` (max_slots is
+ * checked and ignored: tir never refuses to oversubscribe); '#' starts a comment, blank
+ * lines are skipped, so is a UTF-8 byte-order mark at the start of the file. A count is at
+ * most REPLAY_MAX_RANKS; entries are expanded only up to the number of ranks needed. */
+
+/* A count: decimal, 1 to REPLAY_MAX_RANKS. */
+static int parse_count(const char *s, long *count) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || errno || v < 1 || v > REPLAY_MAX_RANKS)
+    return -1;
+  *count = v;
+  return 0;
+}
+
+/* s with its bytes outside printable ASCII written as \xHH (messages: an invisible
+ * character is named). */
+static const char *visible(const char *s, char *out, size_t n) {
+  size_t k = 0;
+  for (; *s && k + 5 < n; s++) {
+    unsigned char c = (unsigned char)*s;
+    k += (size_t)(c >= 0x20 && c < 0x7f ? snprintf(out + k, n - k, "%c", c) : snprintf(out + k, n - k, "\\x%02X", c));
+  }
+  out[k] = 0;
+  return out;
+}
+
+/* One hostfile line (changed in place): 1 with the host and its count, 0 for a line with
+ * nothing, -1 with "FILE:LINE: ..." in err. */
+static int host_line(char *s, const char *path, long lineno, char **host, long *count, char *err, size_t errlen) {
+  char vis[256], *save = NULL, *colon;
+  s[strcspn(s, "#\r\n")] = 0;
+  if (!(*host = strtok_r(s, " \t", &save)))
+    return 0;
+  const char *cnt = NULL, *w;
+  if ((colon = strchr(*host, ':')))
+    *colon = 0, cnt = colon + 1;
+  *count = 1;
+  while ((w = strtok_r(NULL, " \t", &save))) {
+    long ignored;
+    if (!colon && !cnt && !strncmp(w, "slots=", 6))
+      cnt = w + 6;
+    else if (strncmp(w, "max_slots=", 10) || parse_count(w + 10, &ignored) < 0)
+      return x_err(err, errlen, "%s:%ld: unexpected '%s' after host '%s' (expected HOST, HOST:COUNT or "
+                   "HOST slots=COUNT)", path, lineno, visible(w, vis, sizeof vis), *host);
+  }
+  if (cnt && parse_count(cnt, count) < 0)
+    return x_err(err, errlen, "%s:%ld: bad count '%s' (expected HOST, HOST:COUNT or HOST slots=COUNT, "
+                 "COUNT from 1 to %d)", path, lineno, visible(cnt, vis, sizeof vis), REPLAY_MAX_RANKS);
+  return 1;
+}
+
+/* Reads the lines of f into *hosts (at most limit entries); the number stored, or -1. */
+static int read_hosts(FILE *f, const char *path, const platform *p, int limit, int **hosts, char *err,
+                      size_t errlen) {
+  char *line = NULL, *host, vis[256];
+  size_t cap = 0, hcap = 0;
+  long lineno = 0, count, n = 0;
   int rc = 0;
-  *hosts = NULL;
-  while (getline(&line, &cap, f) > 0) {
-    lineno++;
-    char *s = line + strspn(line, " \t\r\n");
-    s[strcspn(s, " \t\r\n")] = 0;
-    if (!*s)
-      continue;
-    long count = 1;
-    char *colon = strchr(s, ':');
-    if (colon) {
-      char *end;
-      *colon = 0;
-      count = strtol(colon + 1, &end, 10);
-      if (end == colon + 1 || *end || count < 1) {
-        rc = x_err(err, errlen, "%s:%ld: bad count '%s' (expected HOST or HOST:COUNT, COUNT >= 1)",
-                   path, lineno, colon + 1);
-        break;
-      }
-    }
-    int h = plat_host_find(p, s);
-    if (h < 0) {
-      rc = x_err(err, errlen, "%s:%ld: unknown host '%s' (not in platform %s)", path, lineno, s,
-                 plat_source(p));
-      break;
-    }
-    for (long k = 0; k < count; k++) {
-      x_grow(hosts, &hcap, n + 1, sizeof **hosts);
+  while (rc == 0 && (errno = 0, getline(&line, &cap, f) > 0)) {
+    char *s = line + (++lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3) ? 3 : 0);
+    int got = host_line(s, path, lineno, &host, &count, err, errlen);
+    int h = got > 0 ? plat_host_find(p, host) : 0;
+    if (got < 0)
+      rc = -1;
+    else if (h < 0)
+      rc = x_err(err, errlen, "%s:%ld: unknown host '%s' (not in platform %s)", path, lineno,
+                 visible(host, vis, sizeof vis), plat_source(p));
+    for (long k = 0; got > 0 && h >= 0 && k < count && n < limit; k++) {
+      x_grow(hosts, &hcap, (size_t)n + 1, sizeof **hosts);
       (*hosts)[n++] = h;
     }
   }
+  if (rc == 0 && errno == ENOMEM) /* getline's buffer */
+    x_oom();
   free(line);
+  if (rc == 0 && ferror(f))
+    rc = x_err(err, errlen, "%s: read error: %s", path, strerror(errno));
+  return rc < 0 ? -1 : (int)n;
+}
+
+int replay_read_hostfile(const char *path, const platform *p, int limit, int **hosts, char *err, size_t errlen) {
+  const char *why;
+  FILE *f = inputs_fopen(path, &why);
+  *hosts = NULL;
+  if (!f)
+    return x_err(err, errlen, "%s: cannot open hostfile: %s", path, why);
+  int n = read_hosts(f, path, p, limit > 0 ? limit : REPLAY_MAX_RANKS + 1, hosts, err, errlen);
   fclose(f);
-  if (rc == 0 && n == 0)
-    rc = x_err(err, errlen, "%s: the hostfile names no host", path);
-  if (rc < 0) {
+  if (n == 0)
+    n = x_err(err, errlen, "%s: the hostfile names no host", path);
+  else if (n > REPLAY_MAX_RANKS)
+    n = x_err(err, errlen, "%s: the hostfile names more than %d slots (tir's limit of ranks; with -n N "
+              "only the first N are used)", path, REPLAY_MAX_RANKS);
+  if (n < 0) {
     free(*hosts);
     *hosts = NULL;
-    return -1;
   }
-  return (int)n;
+  return n;
 }
 
 /* Fills x->host_of and fixes np. Returns 0 or -1 with err. */
 static int place_ranks(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
   int *hosts = NULL, nh = 0;
-  if (o->hostfile && (nh = replay_read_hostfile(o->hostfile, o->plat, &hosts, err, errlen)) < 0)
+  int np = o->np > 0 ? o->np : trace_nfiles(x->t);
+  if (o->hostfile && (nh = replay_read_hostfile(o->hostfile, o->plat, np, &hosts, err, errlen)) < 0)
     return -1;
-  int np = o->np > 0 ? o->np : trace_nfiles(x->t) > 0 ? trace_nfiles(x->t) : nh;
+  np = np > 0 ? np : nh;
   if (np <= 0) {
     free(hosts);
     return x_err(err, errlen, "%s: cannot tell the number of ranks (one trace file for all ranks and "
                  "no hostfile): give -n/--np", o->trace);
+  }
+  if (np > REPLAY_MAX_RANKS) {
+    free(hosts);
+    return x_err(err, errlen, "%d ranks: tir replays at most %d ranks (REPLAY_MAX_RANKS: each rank costs "
+                 "memory even when idle)", np, REPLAY_MAX_RANKS);
+  }
+  if (plat_host_count(o->plat) < 1) {
+    free(hosts);
+    return x_err(err, errlen, "%s: the platform has no host", plat_source(o->plat));
   }
   x->np = np;
   x->host_of = x_malloc((size_t)np * sizeof *x->host_of);
@@ -205,10 +272,9 @@ static void read_meta(replay_ctx *x, const replay_opts *o) {
           o->allow_truncated ? " (--allow-truncated)" : "; --allow-truncated replays what every rank recorded");
 }
 
-/* Checks every speed_factor:NAME host property (a positive finite number) and tells the
- * ranks whether to follow them (rank.c, "Region speed"). Returns 0 or -1 with err. */
-static int check_region_speed(replay_ctx *x, const platform *p, char *err, size_t errlen) {
+int replay_check_region_speed(const platform *p, char *err, size_t errlen) {
   static const char prefix[] = "speed_factor:";
+  int found = 0;
   for (int h = 0; h < plat_host_count(p); h++) {
     const plat_host *ph = plat_host_at(p, h);
     for (int i = 0; i < ph->nprops; i++) {
@@ -222,10 +288,14 @@ static int check_region_speed(replay_ctx *x, const platform *p, char *err, size_
         return x_err(err, errlen, "%s: host %s: property %s=\"%s\": expected a positive number (how many times "
                      "as fast computation runs in region %s)", plat_source(p), ph->name, q->key, q->value,
                      q->key + sizeof prefix - 1);
-      x->region_speed = 1;
+      found = 1;
     }
   }
-  return 0;
+  return found;
+}
+
+int replay_check_host_props(const platform *p, char *err, size_t errlen) {
+  return replay_check_region_speed(p, err, errlen) < 0 || p2p_check_host_overheads(p, err, errlen) < 0 ? -1 : 0;
 }
 
 static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) {
@@ -237,7 +307,7 @@ static int setup(replay_ctx *x, const replay_opts *o, char *err, size_t errlen) 
   if (!x->t)
     return -1;
   if (place_ranks(x, o, err, errlen) < 0 || trace_set_np(x->t, x->np, err, errlen) < 0 ||
-      check_region_speed(x, o->plat, err, errlen) < 0)
+      (x->region_speed = replay_check_region_speed(o->plat, err, errlen)) < 0)
     return -1;
   x->sel = coll_selector_find(o->cfg.coll_selector);
   if (x->sel < 0)
@@ -322,6 +392,21 @@ static void report_deadlock(replay_ctx *x) {
   if (x->np - x->ndone > shown)
     fprintf(out, "  ... and %d more blocked ranks\n", x->np - x->ndone - shown);
   p2p_report_unmatched(x->w, out);
+}
+
+/* Deadlocked although the engine has work: every action it runs is the poll of a probe
+ * loop (MPI_Probe, or a receive of unknown size) whose probe failed with no send posted
+ * since. A blocked rank waits for a transfer (none runs) or a match (only a running rank
+ * could post one), and a poller's next probe would look at the same mailboxes: nothing can
+ * change any more, and the loops would poll forever. The scan over the ranks runs only
+ * when the engine holds nothing but polls. */
+static int stuck_polling(replay_ctx *x) {
+  if (x->npolling == 0 || eng_pending(x->e) != x->npolling)
+    return 0;
+  for (int i = 0; i < x->np; i++)
+    if (x->ranks[i].polling && x->ranks[i].poll_stamp != x->sends_posted)
+      return 0;
+  return 1;
 }
 
 static double wall_now(void);
@@ -412,7 +497,11 @@ static int loop(replay_ctx *x) {
       break;
     if (x->o->progress && (++steps & 1023) == 0)
       progress(x, t0, &last);
-    if (!eng_step(x->e))
+    if (!(eng_now(x->e) < HUGE_VAL)) { /* sums of huge amounts: time would stand still at inf */
+      replay_fail(x, "the simulated time overflowed (the trace's amounts add up beyond %g s)", DBL_MAX);
+      return -1;
+    }
+    if (stuck_polling(x) || !eng_step(x->e))
       return stuck(x);
   }
   if (x->o->progress && wall_now() - t0 >= 1.0)

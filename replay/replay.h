@@ -8,6 +8,7 @@
 #include "net.h"
 #include "observer.h"
 #include "platform.h"
+#include "trace.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -61,8 +62,26 @@ typedef struct replay_result {
 int replay_run(const replay_opts *o, replay_result *res, char *err, size_t errlen);
 void replay_result_free(replay_result *res);
 
-/* Reads a hostfile (SimGrid syntax: `host` or `host:count` per line) into host indices
- * of p. Returns the number of entries (count-expanded) or -1 with "FILE:LINE: ..." in err. */
-int replay_read_hostfile(const char *path, const platform *p, int **hosts, char *err, size_t errlen);
+/* The most ranks a replay accepts (-n, a hostfile, an index): 2^22. Memory grows with the
+ * ranks even when they are idle (doc/performance.md: a few GB at the limit), and the limit
+ * keeps every count of ranks, and count x rank products of the collectives, far from int
+ * overflow. */
+#define REPLAY_MAX_RANKS TRACE_MAX_FILES
+
+/* Checks every speed_factor:NAME host property of p (a positive finite number: how many
+ * times as fast computation runs in code region NAME; rank.c "Region speed"), for the
+ * replay and for --validate alike. Returns 1 when p has some, 0 when none, -1 with err. */
+int replay_check_region_speed(const platform *p, char *err, size_t errlen);
+
+/* The host properties the replay reads, checked for --validate as the replay checks them:
+ * speed_factor:NAME (above) and the per-host smpi/os, smpi/ois, smpi/or overheads (p2p.c).
+ * Returns 0, or -1 with err. */
+int replay_check_host_props(const platform *p, char *err, size_t errlen);
+
+/* Reads a hostfile (`host`, `host:count` or `host slots=count` per line, '#' comments;
+ * replay.c "hosts") into host indices of p, expanded by count up to limit entries (limit
+ * <= 0: REPLAY_MAX_RANKS, more is an error). Returns the number of entries or -1 with
+ * "FILE:LINE: ..." in err. */
+int replay_read_hostfile(const char *path, const platform *p, int limit, int **hosts, char *err, size_t errlen);
 
 #endif

@@ -27,6 +27,8 @@ struct replay_ctx {
   int dt_default;     /* MPI_DEFAULT_TYPE's size: set by init (1: BYTE, 8: DOUBLE) */
   int test_nsleeps;   /* SimGrid's process-wide MPI_Test sleep multiplier */
   int iprobe_nsleeps; /* and MPI_Iprobe's */
+  int npolling;       /* ranks polling in a probe loop after a failed probe (rank.polling) */
+  uint64_t sends_posted; /* sends posted so far: a poller's probe can only change after one */
   int no_recv_ov;     /* smpi/or is 0 for every size: finishing a request never sleeps */
   int sel;            /* collective selector index */
   comm_reg *comms;    /* communicators (world + tir's extension) */

@@ -118,7 +118,7 @@ check 3 "holds 1 measured size" "$CAL" fit m -o o.xml --breaks 2,3
 check 2 "--breaks: 'x' is not a comma list" "$CAL" fit m -o o.xml --breaks x
 check 2 "argument --nodes: '0' is not a positive int" "$CAL" fit m -o o.xml --nodes 0
 mkdir adir
-check 4 "adir: exists and is not a regular file: not replaced" "$CAL" fit m -o adir
+check 4 "adir: cannot write: not a regular file, a character device or a FIFO: not written" "$CAL" fit m -o adir
 [ -d adir ] && [ -z "$(ls -A adir)" ] || bad "the directory given as output was touched"
 check 4 "cannot write" "$CAL" fit m -o nodir/o.xml
 [ -z "$(ls -A . | grep '^\.tir-calibrate')" ] || bad "temporary files left behind"

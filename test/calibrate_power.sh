@@ -89,6 +89,6 @@ check 3 "z.csv: pstate 0: no idle row" "$CAL" power z.csv
 check 3 "nothere.csv: cannot read" "$CAL" power nothere.csv
 check 2 "-p PLATFORM and -o OUT go together" "$CAL" power log.csv -p base.xml
 mkdir d
-check 4 "d: exists and is not a regular file" "$CAL" power log.csv -p base.xml -o d
+check 4 "d: cannot write: not a regular file, a character device or a FIFO" "$CAL" power log.csv -p base.xml -o d
 [ $fail = 0 ] && echo "ok: tir-calibrate power"
 exit $fail

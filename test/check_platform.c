@@ -569,8 +569,10 @@ START_TEST(load_file_errors) {
   char err[256];
   platform *p;
   ck_assert_ptr_null(plat_load("/nonexistent/p.xml", err, sizeof err));
-  ck_assert_str_eq(err, "/nonexistent/p.xml: cannot open the platform file (No such file or "
-                        "directory)");
+  ck_assert_str_eq(err, "/nonexistent/p.xml: cannot open the platform file: No such file or directory");
+  ck_assert_ptr_null(plat_load("/dev/zero", err, sizeof err)); /* a device: refused, not read forever */
+  ck_assert_str_eq(err, "/dev/zero: cannot open the platform file: not a regular file (a character device: "
+                        "tir reads its inputs from regular files only)");
   ck_assert(strstr(load_text("", &p), "bad.xml:1:1: XML error: Document is empty"));
   ck_assert(strstr(load_text("<?xml version='1.0'?>\n<plat/>\n", &p),
                    "bad.xml:2:1: the root element is <plat> (expected <platform"));

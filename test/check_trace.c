@@ -1110,6 +1110,56 @@ static int validate_text(const char *text, int np, char *out, size_t len) {
   return validate(put("v.txt", text, 0), np, 0, out, len);
 }
 
+/* validate_action, the checks the replay makes on every action it reads: its inline fast
+ * path and the full function agree on every line, and refuse exactly the bad ones. */
+START_TEST(test_validate_action_alone) {
+  static const struct {
+    const char *line;
+    int ok;
+    const char *msg;
+  } cases[] = {
+      {"0 send 1 0 10", 1, NULL},
+      {"0 irecv 1 0 -1", 1, NULL}, /* a receive of unknown size: probe first */
+      {"0 compute 1e9", 1, NULL},
+      {"0 sleep 0", 1, NULL},
+      {"0 wait 5 7 0", 1, NULL},
+      {"0 probe 1 3", 1, NULL},
+      {"0 iprobe -555 -444 0", 1, NULL}, /* MPI_ANY_SOURCE, found nothing (tir-trace writes it) */
+      {"0 send -1 0 100", 0, "send DST -1 out of range [0, 1]"},
+      {"0 isend 2 0 100", 0, "isend DST 2 out of range [0, 1]"},
+      {"0 send 1 0 -100", 0, "send COUNT is negative (-100)"},
+      {"0 send 1 0 281474976710657", 0, "send COUNT 281474976710657 is beyond tir's limit of 2^48"},
+      {"0 recv 3 0 10", 0, "recv SRC 3 out of range [0, 1]"},
+      {"0 probe 2 0", 0, "probe SRC 2 out of range [0, 1]"},
+      {"0 iprobe -1 0 0", 0, "iprobe SRC -1 out of range [0, 1]"},
+      {"0 compute inf", 0, "compute amount inf must be finite and >= 0"},
+      {"0 compute nan", 0, "compute amount nan must be finite and >= 0"},
+      {"0 compute -5", 0, "compute amount -5 must be finite and >= 0"},
+      {"0 sleep 1e400", 0, "sleep amount inf must be finite and >= 0"},
+      {"0 sleep -1", 0, "sleep amount -1 must be finite and >= 0"},
+      {"0 allreduce 100 inf", 0, "allreduce amount inf must be finite and >= 0"},
+      {"0 reduce 100 -1 0", 0, "reduce amount -1 must be finite and >= 0"},
+      {"0 sendRecv 10 1 10 2 0 0", 0, "sendRecv SRC 2 out of range [0, 1]"},
+      {"0 bcast 10 2", 0, "bcast ROOT 2 out of range [0, 1]"},
+      {"0 gatherv 1 1 -1 0", 0, "gatherv count vector element is negative (-1)"},
+  };
+  trace_parser *p = trace_parser_new(2, NULL, NULL);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    trace_action a;
+    char e1[512] = "", e2[512] = "";
+    ck_assert_msg(trace_parse_line(p, "t.txt", 7, cases[i].line, strlen(cases[i].line), &a, e1, sizeof e1) == 1,
+                  "%s: %s", cases[i].line, e1);
+    int fast = validate_action(&a, 2, e1, sizeof e1), all = validate_action_all(&a, 2, e2, sizeof e2);
+    ck_assert_msg(fast == all && fast == (cases[i].ok ? 0 : -1), "%s: %d %d", cases[i].line, fast, all);
+    if (!cases[i].ok) {
+      ck_assert_str_eq(e1, e2);
+      ck_assert_msg(strstr(e1, cases[i].msg) && !strncmp(e1, "t.txt:7: ", 9), "%s: %s", cases[i].line, e1);
+    }
+  }
+  trace_parser_free(p);
+}
+END_TEST
+
 START_TEST(test_validate_finds_problems) {
   char buf[8192];
   make_tmpdir();
@@ -1451,6 +1501,7 @@ static Suite *trace_suite(void) {
   tcase_add_test(val, test_reference_cases_are_valid);
   tcase_add_test(val, test_validate_rank_table_and_warnings);
   tcase_add_test(val, test_validate_finds_problems);
+  tcase_add_test(val, test_validate_action_alone);
   tcase_add_test(val, test_validate_requests_and_bytes);
   tcase_add_test(val, test_validate_missing_rank_files);
   tcase_add_test(val, test_validate_rma_and_nbc_requests);

@@ -24,5 +24,9 @@ run "$T" -q -p energy/energy_platform.xml -H energy/hostfile -n 2 --energy --rep
 run "$T" -q -p stencil_16_20/platform.xml -H stencil_16_20/hostfile --timeline "$tmp/t.paje" --cfg=smpi/coll-selector:ompi stencil_16_20/index.txt
 run "$T" -q -p stencil_16_20/platform.xml -H stencil_16_20/hostfile --timeline "$tmp/t.svg" --cfg=smpi/coll-selector:mpich stencil_16_20/index.txt
 run "$T" --validate -p small_platform.xml -H hostfile -n 3 index/with_isend
+# a deadlock (exit 1): the requests ranks still hold are freed too (issue 21: 208 bytes)
+printf '0 init\n0 irecv 1 0 10\n0 recv 1 5 10\n' > "$tmp/d0"; printf '1 init\n1 recv 0 7 10\n' > "$tmp/d1"
+printf '%s\n' "$tmp/d0" "$tmp/d1" > "$tmp/didx"
+run "$T" -q -p small_platform.xml -H hostfile -n 2 "$tmp/didx"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -31,6 +31,8 @@ typedef enum trace_op {
 
 #define TRACE_DT_DEFAULT (-2) /* datatype field absent: MPI_DEFAULT_TYPE (set by init) */
 #define TRACE_DT_NULL (-1)    /* MPI_DATATYPE_NULL, size 0 */
+#define TRACE_ANY_SOURCE (-555) /* SimGrid's MPI_ANY_SOURCE: the SRC of an iprobe that found
+                                   nothing from any source (tir-trace writes it) */
 
 /* One parsed action. Field use per op (TI_FORMAT.md section 2 names the arguments):
  *  compute, sleep:            amount = FLOPS or SECONDS
@@ -92,6 +94,9 @@ typedef struct trace_action {
   long line;        /* its line number (1-based) */
   const char *text; /* the line's tokens joined by one space, as SimGrid's -v log prints them */
 } trace_action;
+
+/* The most files an index may list (one per rank: replay.h's REPLAY_MAX_RANKS). */
+#define TRACE_MAX_FILES (1 << 22)
 
 /* Reader options. */
 typedef struct trace_opts {

@@ -4,9 +4,11 @@
  * twice keeps its last value. It lies in the trace folder when TRACE is a folder, else in
  * the folder of the index or trace file. `rate` is accepted for `counter_rate` (older
  * tracers); `status` keeps its first word (older tracers wrote "incomplete (MPI_Finalize not
- * reached yet)"). Nothing here fails: an unreadable file is the same as no file. */
+ * reached yet)"). Nothing here fails: an unreadable file is the same as no file, and so is one
+ * that is not a regular file (inputs_fopen: a FIFO would block). */
 #include "trace_meta.h"
 
+#include "inputs.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -63,7 +65,8 @@ int trace_meta_read(const char *trace, trace_meta *m) {
   m->ranks_finished = -1;
   char *path = meta_path(trace), *line = NULL;
   size_t cap = 0;
-  FILE *f = fopen(path, "r");
+  const char *why;
+  FILE *f = inputs_fopen(path, &why); /* (a FIFO there would block: refused, as every input) */
   if (!f) {
     free(path);
     return 0;

@@ -26,6 +26,7 @@
  * Reading follows SimGrid's xbt_replay.cpp, quirk included: a last line without a newline
  * is dropped (getline hits end-of-file on it), so is it here (warning; strict: error). */
 #include "trace_fast.h"
+#include "inputs.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -353,9 +354,10 @@ static int gz_fill(tstream *s, size_t room, char *err, size_t errlen) {
       return stream_error(s, Z_DATA_ERROR, bad, err, errlen);
     if (rc == Z_STREAM_END)
       s->member_end = 1;
+    else if (rc == Z_MEM_ERROR) /* (the window is allocated on the first output) */
+      x_oom();
     else if (rc != Z_OK && rc != Z_BUF_ERROR)
-      return stream_error(s, Z_DATA_ERROR, rc == Z_MEM_ERROR ? "out of memory" : z->msg, err,
-                          errlen);
+      return stream_error(s, Z_DATA_ERROR, z->msg, err, errlen);
   }
   size_t n = avail - z->avail_out;
   s->end += n;
@@ -366,7 +368,7 @@ static int gz_fill(tstream *s, size_t room, char *err, size_t errlen) {
 /* The file is gzip-compressed: the bytes read so far (the buffer's) become the start of
  * its compressed input, and an inflate stream (gzip wrapper: header, CRC and length
  * checked) decompresses into the buffer from now on. */
-static int gz_attach(tstream *s, char *err, size_t errlen) {
+static int gz_attach(tstream *s) {
   if (s->cap < GZ_MIN) {
     s->cap = GZ_MIN;
     s->buf = x_realloc(s->buf, s->cap + 1 + TRACE_PAD);
@@ -380,26 +382,23 @@ static int gz_attach(tstream *s, char *err, size_t errlen) {
   s->z->avail_in = (uInt)s->end;
   s->end = 0;
   terminate(s);
-  if (inflateInit2(s->z, 15 + 16) != Z_OK) {
-    free(s->z); /* (inflateInit2 freed what it allocated) */
-    s->z = NULL;
-    return stream_error(s, Z_DATA_ERROR, "out of memory", err, errlen);
-  }
+  if (inflateInit2(s->z, 15 + 16) != Z_OK) /* Z_MEM_ERROR: the only failure here */
+    x_oom();
   gz_member(s);
   return 0;
 }
 
-/* Opens s: reads its first bytes, then goes on with plain reads, or through zlib when
- * they are the gzip magic bytes 1f 8b (so pipes work as well as files). */
+/* Opens s (a regular file: inputs_open): reads its first bytes, then goes on with plain
+ * reads, or through zlib when they are the gzip magic bytes 1f 8b (the content tells, not
+ * the name). A UTF-8 byte-order mark there is an error that names it. */
 static int stream_open(tstream *s, char *err, size_t errlen) {
-  errno = 0;
-  s->fd = open(s->path, O_RDONLY | O_CLOEXEC);
+  const char *why;
+  s->fd = inputs_open(s->path, NULL, &why);
   if (s->fd < 0) {
     s->state = S_FAILED;
     if (errno == EMFILE || errno == ENFILE)
-      return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path,
-                   strerror(errno));
-    return x_err(err, errlen, "%s: cannot open: %s", s->path, strerror(errno));
+      return x_err(err, errlen, "%s: cannot open: %s (raise the limit: ulimit -n)", s->path, why);
+    return x_err(err, errlen, "%s: cannot open: %s", s->path, why);
   }
   s->cap = s->want;
   s->buf = x_malloc(s->cap + 1 + TRACE_PAD);
@@ -407,12 +406,18 @@ static int stream_open(tstream *s, char *err, size_t errlen) {
   s->state = S_OPEN;
   terminate(s);
   int n = 1;
-  while (s->end < 2 && (n = plain_read(s, s->cap - s->end, err, errlen)) > 0)
+  while (s->end < 3 && (n = plain_read(s, s->cap - s->end, err, errlen)) > 0)
     ;
   if (n < 0)
     return -1;
+  if (s->end >= 3 && !memcmp(s->buf, "\xEF\xBB\xBF", 3)) { /* invisible in a message: named */
+    x_err(err, errlen, "%s:1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which "
+          "SimGrid does not skip either: save the file without it", s->path);
+    stream_close(s, S_FAILED);
+    return -1;
+  }
   if (s->end >= 2 && (unsigned char)s->buf[0] == 0x1f && (unsigned char)s->buf[1] == 0x8b)
-    return gz_attach(s, err, errlen);
+    return gz_attach(s);
   return 0;
 }
 
@@ -482,19 +487,14 @@ static uint64_t stream_consumed(const tstream *s) {
  * Opening: trace file, index file, or directory holding an index
  * ==================================================================================== */
 
-/* Size of a readable non-directory file, or -1 with errno set. */
-static int64_t file_size(const char *path) {
+/* Size of a readable regular file (inputs.h: FIFOs and devices are refused), or -1 with
+ * the reason in *why. */
+static int64_t file_size(const char *path, const char **why) {
   struct stat st;
-  if (stat(path, &st) < 0)
+  int fd = inputs_open(path, &st, why);
+  if (fd < 0)
     return -1;
-  if (S_ISDIR(st.st_mode)) {
-    errno = EISDIR;
-    return -1;
-  }
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
-  fclose(f);
+  close(fd);
   return (int64_t)st.st_size;
 }
 
@@ -562,18 +562,17 @@ static char *resolve(const char *index, long lineno, const char *entry, int64_t 
   char *dir = entry[0] == '/' ? x_strdup(".") : dir_of(index);
   char *p = strcmp(dir, ".") ? x_asprintf("%s/%s", dir, entry) : x_strdup(entry);
   char *tried = NULL;
-  if ((*size = file_size(p)) >= 0)
+  const char *why1, *why2;
+  if ((*size = file_size(p, &why1)) >= 0)
     goto done;
-  int e1 = errno;
   if (strcmp(p, entry) != 0) {
     free(p);
     p = x_strdup(entry);
-    if ((*size = file_size(p)) >= 0)
+    if ((*size = file_size(p, &why2)) >= 0)
       goto done;
-    tried = x_asprintf("not in '%s' (%s) nor in the current directory (%s)", dir,
-                       strerror(e1), strerror(errno));
+    tried = x_asprintf("not in '%s' (%s) nor in the current directory (%s)", dir, why1, why2);
   }
-  entry_error(index, lineno, entry, tried ? tried : strerror(e1), err, errlen);
+  entry_error(index, lineno, entry, tried ? tried : why1, err, errlen);
   free(p);
   p = NULL;
 done:
@@ -603,6 +602,11 @@ static int read_index(trace_set *t, char *err, size_t errlen) {
       return x_err(err, errlen, "%s:%ld: NUL byte in the index: not an index file", t->index,
                    s.lineno);
     }
+    if (t->nfiles == TRACE_MAX_FILES) {
+      stream_close(&s, S_END);
+      return x_err(err, errlen, "%s:%ld: more than %d trace files (one per rank: tir's limit of ranks)",
+                   t->index, s.lineno, TRACE_MAX_FILES);
+    }
     char *entry = x_malloc(len + 1), *path;
     memcpy(entry, line, len);
     entry[len] = '\0';
@@ -627,18 +631,19 @@ static int read_index(trace_set *t, char *err, size_t errlen) {
 /* Sorts out what path names: a directory holding "index", an index, or a trace file. */
 static int open_path(trace_set *t, char *err, size_t errlen) {
   struct stat st;
+  const char *why;
   if (stat(t->name, &st) < 0)
     return x_err(err, errlen, "%s: cannot open: %s", t->name, strerror(errno));
   if (S_ISDIR(st.st_mode)) {
     t->index = x_asprintf("%s/index", t->name);
-    if (file_size(t->index) < 0)
+    if (file_size(t->index, &why) < 0)
       return x_err(err, errlen, "%s: a directory without a readable 'index' file (%s)",
-                   t->name, strerror(errno));
+                   t->name, why);
     return read_index(t, err, errlen);
   }
-  int64_t size = file_size(t->name);
+  int64_t size = file_size(t->name, &why);
   if (size < 0)
-    return x_err(err, errlen, "%s: cannot open: %s", t->name, strerror(errno));
+    return x_err(err, errlen, "%s: cannot open: %s", t->name, why);
   int trace = looks_like_trace(t->name, err, errlen);
   if (trace < 0)
     return -1;
@@ -827,8 +832,10 @@ static int parse_for(trace_set *t, int rank, tstream *s, long lineno, char *line
 /* The next whole line in s's buffer, without a call, when there is one (the usual case):
  * as stream_getline, else 0 (then stream_getline reads more, opens or closes the file). */
 static int buffered_line(tstream *s, char **line, size_t *len) {
-  char *b = s->buf + s->beg, *nl;
-  if (s->end == s->beg || !(nl = memchr(b, '\n', s->end - s->beg)))
+  if (s->end == s->beg) /* (also when the stream has no buffer: buf NULL, NULL + 0 undefined) */
+    return 0;
+  char *b = s->buf + s->beg, *nl = memchr(b, '\n', s->end - s->beg);
+  if (!nl)
     return 0;
   *line = b;
   *len = (size_t)(nl - b);

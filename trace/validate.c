@@ -195,19 +195,120 @@ static uint64_t nbytes(vstate *v, const trace_action *a, int64_t count, int dtyp
                                                        : (uint64_t)count * (unsigned)size;
 }
 
-static int in_range(vstate *v, const trace_action *a, int who, const char *what) {
-  if (who >= 0 && who < v->np)
-    return 1;
-  verror(v, "%s:%ld: %s %s %d out of range [0, %d]: '%s'", a->file, a->line,
-         trace_op_name(a->op), what, who, v->np - 1, a->text);
+/* ====================================================================================
+ * The checks of one action alone: validate_action, shared with the replay
+ * ==================================================================================== */
+
+/* Each returns 0 or -1 with "FILE:LINE: message: 'TEXT'" in err. */
+static int peer_ok(const trace_action *a, int np, int who, const char *what, char *err, size_t errlen) {
+  if (who >= 0 && who < np)
+    return 0;
+  return x_err(err, errlen, "%s:%ld: %s %s %d out of range [0, %d]: '%s'", a->file, a->line,
+               trace_op_name(a->op), what, who, np - 1, a->text);
+}
+
+static int count_ok(const trace_action *a, int64_t count, const char *what, char *err, size_t errlen) {
+  if (count >= 0 && count <= VALIDATE_MAX_COUNT)
+    return 0;
+  if (count < 0)
+    return x_err(err, errlen, "%s:%ld: %s %s is negative (%lld): '%s'", a->file, a->line,
+                 trace_op_name(a->op), what, (long long)count, a->text);
+  return x_err(err, errlen, "%s:%ld: %s %s %lld is beyond tir's limit of 2^48 elements: '%s'", a->file,
+               a->line, trace_op_name(a->op), what, (long long)count, a->text);
+}
+
+static int amount_ok(const trace_action *a, char *err, size_t errlen) {
+  if (isfinite(a->amount) && a->amount >= 0)
+    return 0;
+  return x_err(err, errlen, "%s:%ld: %s amount %g must be finite and >= 0: '%s'", a->file, a->line,
+               trace_op_name(a->op), a->amount, a->text);
+}
+
+static int vector_ok(const trace_action *a, const int64_t *vec, char *err, size_t errlen) {
+  for (int i = 0; vec && i < a->nvec; i++)
+    if (vec[i] < 0)
+      return count_ok(a, vec[i], "count vector element", err, errlen);
   return 0;
 }
 
-static void check_count(vstate *v, const trace_action *a, int64_t count, const char *what) {
-  if (count < 0)
-    verror(v, "%s:%ld: %s %s is negative (%lld): '%s'", a->file, a->line, trace_op_name(a->op),
-           what, (long long)count, a->text);
+/* A collective's root and counts (reduce-like ones: their amount too). */
+static int collective_ok(const trace_action *a, int np, int rooted, char *err, size_t errlen) {
+  if (rooted && a->comm == 0 && peer_ok(a, np, a->peer, "ROOT", err, errlen) < 0)
+    return -1;
+  if (a->op != TRACE_SCATTERV && a->op != TRACE_REDUCESCATTER &&
+      count_ok(a, a->count, a->op == TRACE_ALLTOALLV ? "SENDBUFSIZE" : "COUNT", err, errlen) < 0)
+    return -1;
+  if (a->op != TRACE_GATHERV && a->op != TRACE_ALLGATHERV &&
+      count_ok(a, a->count2, a->op == TRACE_ALLTOALLV ? "RECVBUFSIZE" : "RECVCOUNT", err, errlen) < 0)
+    return -1;
+  if (vector_ok(a, a->vec, err, errlen) < 0 || vector_ok(a, a->vec2, err, errlen) < 0)
+    return -1;
+  int reduce = a->op == TRACE_REDUCE || a->op == TRACE_ALLREDUCE || a->op == TRACE_SCAN ||
+               a->op == TRACE_EXSCAN || a->op == TRACE_REDUCESCATTER;
+  return reduce ? amount_ok(a, err, errlen) : 0;
 }
+
+/* A one-sided line: its TARGET, its sizes, the members of a win_post/win_start group. */
+static int rma_ok(const trace_action *a, int np, char *err, size_t errlen) {
+  switch (a->op) {
+  case TRACE_WIN_CREATE: case TRACE_WIN_ALLOCATE: case TRACE_WIN_ALLOCATE_SHARED: case TRACE_WIN_CREATE_DYNAMIC:
+    return count_ok(a, a->count, "BYTES", err, errlen);
+  case TRACE_WIN_LOCK: case TRACE_WIN_UNLOCK: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL:
+    return peer_ok(a, np, a->peer, "TARGET", err, errlen);
+  case TRACE_WIN_POST: case TRACE_WIN_START:
+    for (int i = 0; a->vec && i < a->nvec; i++)
+      if (a->vec[i] < 0 || a->vec[i] >= np)
+        return x_err(err, errlen, "%s:%ld: %s group member %lld out of range [0, %d]: '%s'", a->file, a->line,
+                     trace_op_name(a->op), (long long)a->vec[i], np - 1, a->text);
+    return 0;
+  default:
+    break;
+  }
+  if (a->op < TRACE_PUT || a->op > TRACE_RGET_ACCUMULATE)
+    return 0;
+  if (peer_ok(a, np, a->peer, "TARGET", err, errlen) < 0 || count_ok(a, a->count, "SBYTES", err, errlen) < 0)
+    return -1;
+  return count_ok(a, a->count2, "RBYTES", err, errlen);
+}
+
+int validate_action_all(const trace_action *a, int np, char *err, size_t errlen) {
+  switch (a->op) {
+  case TRACE_COMPUTE: case TRACE_SLEEP:
+    return amount_ok(a, err, errlen);
+  case TRACE_SEND: case TRACE_ISEND:
+    if (peer_ok(a, np, a->peer, "DST", err, errlen) < 0)
+      return -1;
+    return count_ok(a, a->count, "COUNT", err, errlen);
+  case TRACE_RECV: case TRACE_IRECV: /* a negative count: probe for the size first */
+    if (peer_ok(a, np, a->peer, "SRC", err, errlen) < 0)
+      return -1;
+    return a->count < 0 ? 0 : count_ok(a, a->count, "COUNT", err, errlen);
+  case TRACE_IPROBE: /* SimGrid's MPI_ANY_SOURCE: an iprobe that found nothing (doc/tracer.md) */
+    return a->peer == TRACE_ANY_SOURCE ? 0 : peer_ok(a, np, a->peer, "SRC", err, errlen);
+  case TRACE_PROBE:
+    return peer_ok(a, np, a->peer, "SRC", err, errlen);
+  case TRACE_SENDRECV:
+    if (count_ok(a, a->count, "SENDCOUNT", err, errlen) < 0 || count_ok(a, a->count2, "RECVCOUNT", err, errlen) < 0)
+      return -1;
+    if (peer_ok(a, np, a->peer, "DST", err, errlen) < 0)
+      return -1;
+    return peer_ok(a, np, a->peer2, "SRC", err, errlen);
+  case TRACE_BCAST: case TRACE_GATHER: case TRACE_GATHERV: case TRACE_SCATTER: case TRACE_SCATTERV:
+  case TRACE_REDUCE:
+    return collective_ok(a, np, 1, err, errlen);
+  case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN: case TRACE_REDUCESCATTER: case TRACE_BARRIER:
+  case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER: case TRACE_ALLGATHERV:
+    return collective_ok(a, np, 0, err, errlen);
+  default:
+    return a->op >= TRACE_WIN_CREATE && a->op <= TRACE_WIN_SYNC ? rma_ok(a, np, err, errlen) : 0;
+  }
+}
+
+/* ====================================================================================
+ * What the whole pass keeps about actions
+ * ==================================================================================== */
+
+static int in_range(const vstate *v, int who) { return who >= 0 && who < v->np; }
 
 /* One side (0 send, 1 receive) of a message on key (src, dst, tag). */
 static void message(vstate *v, const trace_action *a, int side, int src, int dst, int tag,
@@ -238,10 +339,8 @@ static inline __attribute__((always_inline)) void start_request(vstate *v, const
 
 static void p2p(vstate *v, const trace_action *a) {
   int send = a->op == TRACE_SEND || a->op == TRACE_ISEND, me = a->rank;
-  if (!in_range(v, a, a->peer, send ? "DST" : "SRC"))
+  if (!in_range(v, a->peer))
     return;
-  if (send)
-    check_count(v, a, a->count, "COUNT");
   uint64_t b = nbytes(v, a, a->count, a->dtype);
   int src = send ? me : a->peer, dst = send ? a->peer : me;
   message(v, a, !send, src, dst, a->tag, b, a->count < 0);
@@ -250,11 +349,9 @@ static void p2p(vstate *v, const trace_action *a) {
 }
 
 static void sendrecv(vstate *v, const trace_action *a) {
-  check_count(v, a, a->count, "SENDCOUNT");
-  check_count(v, a, a->count2, "RECVCOUNT");
-  if (in_range(v, a, a->peer, "DST"))
+  if (in_range(v, a->peer))
     message(v, a, 0, a->rank, a->peer, 0, nbytes(v, a, a->count, a->dtype), 0);
-  if (in_range(v, a, a->peer2, "SRC"))
+  if (in_range(v, a->peer2))
     message(v, a, 1, a->peer2, a->rank, 0, nbytes(v, a, a->count2, a->dtype2), 0);
 }
 
@@ -284,12 +381,6 @@ static void waitall(vstate *v, const trace_action *a) {
   r->pending = 0;
 }
 
-static void amount(vstate *v, const trace_action *a) {
-  if (!isfinite(a->amount) || a->amount < 0)
-    verror(v, "%s:%ld: %s amount %g must be finite and >= 0: '%s'", a->file, a->line,
-           trace_op_name(a->op), a->amount, a->text);
-}
-
 static void init(vstate *v, const trace_action *a) {
   v->ranks[a->rank].dflt = a->has_arg ? 8 : 1;
   if (v->init_arg < 0)
@@ -301,28 +392,12 @@ static void init(vstate *v, const trace_action *a) {
     v->once |= ONCE_INIT_MIX;
 }
 
-static void vector(vstate *v, const trace_action *a, const int64_t *vec, const char *what) {
-  for (int i = 0; vec && i < a->nvec; i++)
-    if (vec[i] < 0) {
-      check_count(v, a, vec[i], what);
-      return;
-    }
-}
-
-/* Counts, root and sequence hash of a collective. */
+/* The sequence hash of a collective (its root, its counts: validate_action). */
 static void nbc_request(vstate *v, const trace_action *a);
 
 static void collective(vstate *v, const trace_action *a, int rooted) {
   vrank *r = &v->ranks[a->rank];
   nbc_request(v, a);
-  if (rooted && a->comm == 0)
-    in_range(v, a, a->peer, "ROOT");
-  if (a->op != TRACE_SCATTERV && a->op != TRACE_REDUCESCATTER)
-    check_count(v, a, a->count, a->op == TRACE_ALLTOALLV ? "SENDBUFSIZE" : "COUNT");
-  if (a->op != TRACE_GATHERV && a->op != TRACE_ALLGATHERV)
-    check_count(v, a, a->count2, a->op == TRACE_ALLTOALLV ? "RECVBUFSIZE" : "RECVCOUNT");
-  vector(v, a, a->vec, "count vector element");
-  vector(v, a, a->vec2, "count vector element");
   if (a->comm != 0) /* sub-communicator collectives: only members call them */
     return;
   r->ncoll[a->op]++;
@@ -349,7 +424,6 @@ static void win_create(vstate *v, const trace_action *a) {
   if (w->n[0])
     verror(v, "%s:%ld: window %d created again while live (first at %s:%ld): '%s'", a->file, a->line, a->win,
            w->file[0], w->line[0], a->text);
-  check_count(v, a, a->count, "BYTES");
   *w = (ventry){.used = 1, .src = a->win, .n = {1, 0}, .file = {a->file}, .line = {a->line}};
 }
 
@@ -361,18 +435,15 @@ static void win_free(vstate *v, const trace_action *a, ventry *w) {
   w->n[0] = 0;
 }
 
-/* A transfer: TARGET in range, sizes not negative; the r* forms make a request. */
+/* A transfer (TARGET and sizes: validate_action); the r* forms make a request. */
 static void rma_op(vstate *v, const trace_action *a) {
-  in_range(v, a, a->peer, "TARGET");
-  check_count(v, a, a->count, "SBYTES");
-  check_count(v, a, a->count2, "RBYTES");
   if (a->op >= TRACE_RPUT && a->op <= TRACE_RGET_ACCUMULATE)
     start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
 }
 
 /* win_lock / win_unlock TARGET: one lock per (window, target), none while win_lock_all. */
 static void win_lock(vstate *v, const trace_action *a, ventry *w) {
-  if (!in_range(v, a, a->peer, "TARGET"))
+  if (!in_range(v, a->peer))
     return;
   ventry *l = vt_get(&v->ranks[a->rank].locks, a->win, a->peer, 0, 1);
   int lock = a->op == TRACE_WIN_LOCK;
@@ -398,9 +469,7 @@ static void win_epoch(vstate *v, const trace_action *a, ventry *w, int bit, int 
   else if (!open && !(w->n[1] & bit))
     verror(v, "%s:%ld: %s on window %d without a %s before it: '%s'", a->file, a->line, trace_op_name(a->op),
            a->win, name[bit], a->text);
-  w->n[1] = open ? w->n[1] | bit : w->n[1] & ~bit;
-  for (int i = 0; open && i < a->nvec; i++)
-    in_range(v, a, (int)a->vec[i], "group member");
+  w->n[1] = open ? w->n[1] | bit : w->n[1] & ~bit; /* (the group's members: validate_action) */
 }
 
 __attribute__((noinline)) static void rma(vstate *v, const trace_action *a) {
@@ -417,8 +486,7 @@ __attribute__((noinline)) static void rma(vstate *v, const trace_action *a) {
   case TRACE_WIN_LOCK_ALL: case TRACE_WIN_UNLOCK_ALL: win_epoch(v, a, w, W_LOCK_ALL, a->op == TRACE_WIN_LOCK_ALL); break;
   case TRACE_WIN_START: case TRACE_WIN_COMPLETE: win_epoch(v, a, w, W_START, a->op == TRACE_WIN_START); break;
   case TRACE_WIN_POST: case TRACE_WIN_WAIT: win_epoch(v, a, w, W_POST, a->op == TRACE_WIN_POST); break;
-  case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL: in_range(v, a, a->peer, "TARGET"); break;
-  case TRACE_WIN_FENCE: case TRACE_WIN_FLUSH_ALL: case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_SYNC: break;
+  case TRACE_WIN_FENCE: case TRACE_WIN_FLUSH: case TRACE_WIN_FLUSH_LOCAL: case TRACE_WIN_FLUSH_ALL: case TRACE_WIN_FLUSH_LOCAL_ALL: case TRACE_WIN_SYNC: break;
   default: rma_op(v, a); break;
   }
 }
@@ -429,20 +497,22 @@ static void nbc_request(vstate *v, const trace_action *a) {
     start_request(v, a, a->rank, a->rank, (int)-++v->ranks[a->rank].nreq_lines);
 }
 
+/* The action alone (validate_action: the replay makes the same checks), then what the
+ * pass keeps about it. */
 static void check_action(vstate *v, const trace_action *a) {
+  char msg[1024];
   v->ranks[a->rank].actions++;
+  if (validate_action(a, v->np, msg, sizeof msg) < 0)
+    verror(v, "%s", msg);
   switch (a->op) {
   case TRACE_INIT: init(v, a); break;
-  case TRACE_COMPUTE: case TRACE_SLEEP: amount(v, a); break;
   case TRACE_SEND: case TRACE_ISEND: case TRACE_RECV: case TRACE_IRECV: p2p(v, a); break;
   case TRACE_SENDRECV: sendrecv(v, a); break;
   case TRACE_TEST: case TRACE_WAIT: wait_test(v, a); break;
   case TRACE_WAITALL: waitall(v, a); break;
   case TRACE_BCAST: case TRACE_GATHER: case TRACE_GATHERV: case TRACE_SCATTER:
-  case TRACE_SCATTERV: collective(v, a, 1); break;
-  case TRACE_REDUCE: collective(v, a, 1); amount(v, a); break;
+  case TRACE_SCATTERV: case TRACE_REDUCE: collective(v, a, 1); break;
   case TRACE_ALLREDUCE: case TRACE_SCAN: case TRACE_EXSCAN: case TRACE_REDUCESCATTER:
-    collective(v, a, 0); amount(v, a); break;
   case TRACE_BARRIER: case TRACE_ALLTOALL: case TRACE_ALLTOALLV: case TRACE_ALLGATHER:
   case TRACE_ALLGATHERV: collective(v, a, 0); break;
   default:

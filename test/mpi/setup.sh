@@ -23,6 +23,7 @@ tirtrace=$top_builddir/tir-trace
 [ -x "$tirtrace" ] || { echo "SKIP: $tirtrace not built"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tir-mpi-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+asan=
 # Open MPI refuses root unless told (CI runs as root); harmless elsewhere
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
@@ -35,6 +36,14 @@ use_flavour() {
   lib=$libdir/libtirtrace-$1.so
   [ -r "$lib" ] || fail "$lib not built"
   [ -n "$MPICC" ] && [ -n "$MPIRUN" ] || fail "configure found no MPICC/MPIRUN for $1"
+  # an ASan build (configure --enable-asan): the sanitizer's runtime must come first in the
+  # traced program's libraries, so run_np preloads it (tir-trace keeps it first); the MPI
+  # library's own allocations at exit are not the tracer's leaks
+  asan=$(ldd "$lib" 2>/dev/null | sed -n 's|.*libasan[^ ]* => \([^ ]*\) .*|\1|p')
+  if [ -n "$asan" ]; then
+    case ${ASAN_OPTIONS:-} in *detect_leaks=0*) ;; *) ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 ;; esac
+    export ASAN_OPTIONS
+  fi
   echo "--- flavour $1 ($MPICC, $MPIRUN)"
 }
 
@@ -52,7 +61,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 run_np() {
   n=$1; shift
   # shellcheck disable=SC2086
-  timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np "$n" "$@"
+  timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np "$n" ${asan:+env LD_PRELOAD="$asan${LD_PRELOAD:+:$LD_PRELOAD}"} "$@"
 }
 
 # rank_lines DIR R: the lines of rank R's trace, compute lines removed, blanks squeezed
