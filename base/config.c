@@ -282,9 +282,14 @@ static int parse_value(config *c, const key *k, const char *value, char *err, si
     return 0;
   case K_LONG: {
     char *end;
+    errno = 0;
     long v = strtol(value, &end, 10);
     if (end == value || *end)
       return x_err(err, errlen, "%s: '%s' is not an integer", k->name, value);
+    if (errno == ERANGE)
+      return x_err(err, errlen, "%s: '%s' is out of range", k->name, value);
+    if (v < 0 && strcmp(k->name, "host/pstate")) /* the byte thresholds */
+      return x_err(err, errlen, "%s: '%s' is negative (bytes)", k->name, value);
     *(long *)f = v;
     return 0;
   }

@@ -41,6 +41,8 @@ expect 2 "unknown configuration key .smpi/nope." -p plat.xml -H hosts --cfg=smpi
 expect 2 "smpi/bcast: unknown algorithm .nope." -p plat.xml -H hosts --cfg=smpi/bcast:nope idx
 expect 2 "tir/local-solve: .maybe. is not yes, no, class or auto" -p plat.xml -H hosts --cfg=tir/local-solve:maybe idx
 expect 2 "tir/rate-tolerance: .-0.1. is not in \\[0, 1\\)" -p plat.xml -H hosts --cfg=tir/rate-tolerance:-0.1 idx
+expect 2 "smpi/async-small-thresh: .-1. is negative" -p plat.xml -H hosts --cfg=smpi/async-small-thresh:-1 idx
+expect 2 "smpi/send-is-detached-thresh: .99999999999999999999. is out of range" -p plat.xml -H hosts --cfg=smpi/send-is-detached-thresh:99999999999999999999 idx
 # a send nobody receives, and a deadlock: the replay fails and says who waits on whom
 printf '0 init\n0 send 1 0 10\n' > r0.txt; printf '1 init\n' > r1.txt; printf 'r0.txt\nr1.txt\n' > idx
 expect 1 'never matched' -p plat.xml -H hosts idx
