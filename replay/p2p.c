@@ -24,8 +24,8 @@
  *  - a send below A takes the first receive of the large mailbox if one waits; else the
  *    first receive of the small one if one waits and no older send of the key is unmatched;
  *    else it is eager: its transfer starts now (bytes + 16 from its host to the receiver's)
- *    and it waits in small_sent. A detached sender is done at once as usual; a
- *    rendez-vous one (A above send-is-detached-thresh) when the transfer ends.
+ *    and it waits in small_sent. Its sender is detached, done at once (the command
+ *    line refuses A above send-is-detached-thresh, as SimGrid does).
  *  - a send at or above A uses the large mailbox, as with A = 0 (a receive waiting only in
  *    the small mailbox does not see it: SimGrid's behaviour).
  *  - a receive takes the oldest unmatched send of its key: an eager one completes the
