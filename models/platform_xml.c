@@ -425,9 +425,10 @@ static int config_elem(xml_ctx *x, xmlNode *n) {
 static int check_version(xml_ctx *x, xmlNode *n, const char *v) {
   char *end;
   double d = strtod(v, &end);
-  if (end == v || *end)
+  if (end == v || *end || d != d)
     return plat_xml_fail(x, n, "platform version '%s' is not a number (expected version=\"4.1\")",
                          v);
+  d = d > 1e6 ? 1e6 : d < -1e6 ? -1e6 : d; /* a long holds 100 d (4e82 did not) */
   long version = (long)(100.0 * d + (d >= 0 ? 0.5 : -0.5));
   if (version < 400)
     return plat_xml_fail(x, n,

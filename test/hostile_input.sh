@@ -93,6 +93,11 @@ for v in "" --validate; do
   expect 3 'empty.xml: the platform has no host' $v -p empty.xml idx
   expect 3 "inverted.xml:2:25: radical '5-1' in '5-1' ends before it starts" $v -p inverted.xml idx
 done
+# a platform version too large for a long (fuzz_platform: undefined behaviour in the cast), or NaN
+printf '<?xml version="1.0"?>\n<platform version="4%082d.1"><zone id="z" routing="Full"><host id="a" speed="1Gf"/></zone></platform>\n' 0 > bigver.xml
+printf '<?xml version="1.0"?>\n<platform version="nan"><zone id="z" routing="Full"><host id="a" speed="1Gf"/></zone></platform>\n' > nanver.xml
+expect 3 'bigver.xml:2:1: platform version 40+\.1 comes from the future' -p bigver.xml -n 1 idx
+expect 3 "nanver.xml:2:1: platform version 'nan' is not a number" -p nanver.xml -n 1 idx
 # entities: substituted while parsing, where libxml2 bounds their amplification (this
 # 27 KB file took seconds when expanded on reading), and never loaded from outside
 python3 -c "
