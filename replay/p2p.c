@@ -486,16 +486,12 @@ p2p_req *p2p_post_send(p2p_world *w, int src, int dst, int tag, int comm, int64_
   if (__builtin_expect(w->async != 0, 0))
     return post_send_async(w, s, key);
   mbox *b = find_box(&w->large, key, dst, src, tag, comm);
-  if (b && b->tail->recv) {
-    p2p_req *r = dequeue(&w->large, b);
-    start_transfer(w, s, r);
-    release(w, r); /* the mailbox's reference */
-  } else {
-    s->refs++; /* the mailbox's reference */
-    enqueue(b ? b : new_box(&w->large, key), s);
-    if (w->nwatch)
-      wake_watcher(w, dst, src, tag, comm);
-  }
+  if (b && b->tail->recv)
+    return send_takes(w, &w->large, b, s);
+  s->refs++; /* the mailbox's reference */
+  enqueue(b ? b : new_box(&w->large, key), s);
+  if (w->nwatch)
+    wake_watcher(w, dst, src, tag, comm);
   return s;
 }
 
