@@ -15,16 +15,13 @@ cases; counted and told apart from the differences that a threshold of 0 shows t
 
 usage: async_small.py [-n CASES] [--seed S] [--keep DIR] TIR_REPLAY SIMGRID_ORACLE
 exit 0 when all pass, 1 on a failure, 77 when SimGrid is not installed."""
-import argparse
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import differential  # noqa: E402  (its collectives and time parsing)
+import differential  # noqa: E402  (its collectives, time parsing and driver)
 
 TOL = 1e-6
 THRESH = [1, 100, 1001, 4000, 20000, 65536]
@@ -208,27 +205,9 @@ def tir_time(args, plat, hf, np_, cfgs, d):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-n", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=int(os.environ.get("TIR_DIFF_SEED", "1")))
-    ap.add_argument("--keep")
-    ap.add_argument("tir")
-    ap.add_argument("oracle")
-    args = ap.parse_args()
-    args.tir, args.oracle = os.path.abspath(args.tir), os.path.abspath(args.oracle)
-    if not os.path.exists("/usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain") or not shutil.which("smpirun"):
-        print("SKIP: SimGrid 3.32 is not installed (apt-get install libsimgrid-dev)")
+    args, counts = differential.drive(60, 1, "tir-async-", run_case)
+    if args is None:
         return 77
-    base = args.keep or tempfile.mkdtemp(prefix="tir-async-")
-    counts = {"pass": 0, "fail": 0, "skip": 0, "quirk": 0}
-    for i in range(args.n):
-        verdict, msg = run_case(i, args, base)
-        counts[verdict] += 1
-        if verdict != "pass":
-            print(("FAIL " if verdict == "fail" else "note ") + msg, flush=True)
-    if not args.keep:
-        shutil.rmtree(base, ignore_errors=True)
-    counts["pass"] += counts["quirk"]
     print(f"async_small: seed {args.seed}, {counts['skip']} cases SimGrid could not run, {counts['quirk']} "
           "default-mode differences (SimGrid's scheduling; the compat mode is exact)")
     print(f"{counts['pass']} passed, {counts['fail']} failed")

@@ -250,33 +250,43 @@ def run_case(i, args, base):
     return "quirk", f"{desc}: tir {b!r} SimGrid {a!r}: SimGrid's quirks (compat mode gives {c!r}; doc/model.md)"
 
 
-def main():
+def drive(n, seed, prefix, run_case, argv=None):
+    """The command line and loop of a differential script: parses -n (default n), --seed,
+    --keep, tir and oracle, runs run_case(i, args, base) for each case and prints every
+    verdict but "pass". Returns (args, counts) with quirk cases counted as passed too (they
+    agree with SimGrid's model, quirk included), or (None, None) when SimGrid is missing."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("-n", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=int(os.environ.get("TIR_DIFF_SEED", "1")))
+    ap.add_argument("-n", type=int, default=n)
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("TIR_DIFF_SEED", str(seed))))
     ap.add_argument("--keep")
     ap.add_argument("tir")
     ap.add_argument("oracle")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     args.tir, args.oracle = os.path.abspath(args.tir), os.path.abspath(args.oracle)  # cases run in their folders
     if not os.path.exists("/usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain") or not shutil.which("smpirun"):
         print("SKIP: SimGrid 3.32 is not installed (apt-get install libsimgrid-dev)")
-        return 77
-    base = args.keep or tempfile.mkdtemp(prefix="tir-diff-")
+        return None, None
+    base = args.keep or tempfile.mkdtemp(prefix=prefix)
     counts = {"pass": 0, "fail": 0, "skip": 0, "quirk": 0}
     for i in range(args.n):
         verdict, msg = run_case(i, args, base)
         counts[verdict] += 1
         if verdict != "pass":
             print(("FAIL " if verdict == "fail" else "note ") + msg, flush=True)
-    counts["pass"] += counts["quirk"]  # a quirk case agrees with SimGrid's model, quirk included
+    counts["pass"] += counts["quirk"]
     if not args.keep:
         shutil.rmtree(base, ignore_errors=True)
+    return args, counts
+
+
+def main():
+    args, counts = drive(200, 1, "tir-diff-", run_case)
+    if args is None:
+        return 77
     print(f"differential: seed {args.seed}, {counts['skip']} cases SimGrid could not run, "
           f"{counts['quirk']} default-mode differences explained by SimGrid's quirks")
     print(f"{counts['pass']} passed, {counts['fail']} failed")
     return 1 if counts["fail"] else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
