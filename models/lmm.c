@@ -223,6 +223,7 @@ void lmm_free(lmm_system *s) {
   free(s->pend_ids);
   free(s->btmp);
   pool_destroy(&s->cnst_pool);
+  free(s->cnsts);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
   free(s->stack);
@@ -275,7 +276,8 @@ void lmm_set_tolerance(lmm_system *s, double eps) { s->tol = eps > 0 ? eps : 0.0
 
 lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
   lmm_cnst *c = pool_get(&s->cnst_pool);
-  s->n_cnsts++;
+  GROW(s->cnsts, s->cnsts_cap, s->n_cnsts + 1);
+  s->cnsts[s->n_cnsts++] = c;
   c->bound = bound;
   c->fatpipe = fatpipe != 0;
   c->light = -1;
@@ -989,10 +991,21 @@ static void auto_large(lmm_system *s) {
     s->local = 1;
 }
 
-/* A large solve (solved: the variables it re-solved) while the system holds many variables
- * per constraint: counts towards class mode; 1 when it was one. */
+/* Whether the constraints in use hold CLASS_AUTO_RATIO enabled elements each or more, on
+ * average (one pass over the constraints: only after a large solve). */
+static int dense_now(const lmm_system *s) {
+  size_t used = 0, elems = 0;
+  for (size_t i = 0; i < s->n_cnsts; i++) {
+    used += s->cnsts[i]->n_en > 0;
+    elems += s->cnsts[i]->n_en;
+  }
+  return used > 0 && elems >= CLASS_AUTO_RATIO * used;
+}
+
+/* A large solve (solved: the variables it re-solved) while the links in use carry many flows
+ * each: counts towards class mode; 1 when it was one. */
 int lmm_auto_dense(lmm_system *s, size_t solved) {
-  if (s->n_vars < CLASS_AUTO_RATIO * s->n_cnsts)
+  if (!dense_now(s))
     return 0;
   s->n_dense += solved;
   s->to_class = ++s->n_dense_solves >= LOCAL_AUTO_SOLVES || s->n_dense >= CLASS_AUTO_VARS;

@@ -255,6 +255,8 @@ struct lmm_system {
   lmm_var *all_tail;         /* the last one created */
   size_t n_vars;             /* live variables */
   size_t n_cnsts;            /* constraints */
+  lmm_cnst **cnsts;          /* every constraint, creation order (the automatic mode's scan) */
+  size_t cnsts_cap;
   pool cnst_pool;            /* owns every lmm_cnst */
   pool var_pool;             /* owns every lmm_var */
   pool elem_pool;            /* owns every lmm_elem */
@@ -450,11 +452,12 @@ LMM_HELPER int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && 
  * (variables too: slack constraints left out of a solve do not shrink that count). */
 #define LOCAL_AUTO_SIZE 128
 #define LOCAL_AUTO_SOLVES 32
-/* and class mode once such solves, while the system held CLASS_AUTO_RATIO variables per
- * constraint or more (many flows per link: a collective that sends to every rank), number
- * LOCAL_AUTO_SOLVES or have re-solved CLASS_AUTO_VARS variables in all, whichever comes
- * first. */
-#define CLASS_AUTO_RATIO 4
+/* and class mode once such solves, while the enabled lists held CLASS_AUTO_RATIO elements
+ * per constraint in use or more (many flows on every link: a collective that sends to every
+ * rank; a stencil's or a wavefront's links carry a few flows each, a cabinet switch many:
+ * their mean stays below), number LOCAL_AUTO_SOLVES or have re-solved CLASS_AUTO_VARS
+ * variables in all, whichever comes first. */
+#define CLASS_AUTO_RATIO 16
 #define CLASS_AUTO_VARS 8192
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };

@@ -1510,7 +1510,8 @@ static void aa_flow(lr_sys *r, int s, int d) {
 }
 
 /* A new enabled chain variable on c_i and c_i+1 (1) and c_(37 i + 11) mod LA_N (0.05),
- * created disabled, expanded, then enabled (a flow after its latency phase). */
+ * created disabled, expanded, then enabled (a flow after its latency phase); also on
+ * c_LA_N (1) when the system has it (la_run's cabinet). */
 static void la_new(lr_sys *r, int i, double p) {
   lr_var *x = lr_var_add(r, 0, -1);
   ck_assert_ptr_nonnull(x);
@@ -1519,15 +1520,22 @@ static void la_new(lr_sys *r, int i, double p) {
   int k = (37 * i + 11) % LA_N;
   if (k != i && k != i + 1)
     lr_put(r, x, k, 0.05);
+  if (r->nc > LA_N)
+    lr_put(r, x, LA_N, 1);
   lr_set_penalty(r, x, p);
 }
 
-START_TEST(local_auto_switch) {
+/* local_auto_switch's run; with cabinet, every flow also crosses a link of capacity 1e6
+ * (never the bottleneck: a cabinet switch's uplink, ~200 flows on it, the chain's links
+ * ~3 each): the mean density over the links in use stays about 5 elements, so the
+ * automatic mode goes to local mode as without it, not to class mode (a criterion on the
+ * busiest link, or on a solve's saturated links, would). */
+static void la_run(int cabinet) {
   static const double pen[] = {1, 1.05, 0.95};
   lr_sys *r = lr_open(42, 2);
-  r->nc = LA_N;
-  for (int i = 0; i < LA_N; i++) {
-    r->cbound[i] = 100 + lr_rnd(r);
+  r->nc = LA_N + (cabinet != 0);
+  for (int i = 0; i < r->nc; i++) {
+    r->cbound[i] = i < LA_N ? 100 + lr_rnd(r) : 1e6;
     r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
     r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
   }
@@ -1558,6 +1566,7 @@ START_TEST(local_auto_switch) {
     la_check(r, solve);
     ck_assert_msg(lmm_local_on(r->l) == (solve >= 32), "solve %d: lmm_local_on %d", solve,
                   lmm_local_on(r->l));
+    ck_assert_msg(!lmm_class_on(r->l), "solve %d: class mode", solve);
     if (solve <= 32) /* exact mode: the whole chain re-solved and handed out */
       ck_assert_msg(r->nlisted >= 128, "solve %d: %d handed out", solve, r->nlisted);
     else if (r->nlisted < 128)
@@ -1566,6 +1575,11 @@ START_TEST(local_auto_switch) {
   ck_assert_int_gt(small, 0);
   lr_close(r);
 }
+
+START_TEST(local_auto_switch) { la_run(0); }
+END_TEST
+
+START_TEST(local_auto_cabinet) { la_run(1); }
 END_TEST
 
 /* The automatic mode on an alltoall: 16 nodes, an up and a down link each (SHARED, 1.25e9),
@@ -1573,10 +1587,13 @@ END_TEST
  * with 1, down of its source and up of its destination with 0.05: cross traffic), 240 flows
  * over 32 links. Each change frees a flow and starts another one between two random nodes
  * (created disabled, expanded, enabled: a flow after its latency). Every exact-mode solve
- * re-solves the whole component (no group: the links tie) with 7.5 variables per constraint:
+ * re-solves the whole component (no group: the links tie) with 7.5 variables per constraint
+ * (30 elements on each link):
  * after 32 such solves the next solve is in class mode (lmm_class_on 1 from solve 33 on,
  * 0 before). Before and after, the values equal a from-scratch solve and what changed was
- * handed out or reported (lr_solve_check). */
+ * handed out or reported (lr_solve_check). The system also holds 2,000 constraints no flow
+ * uses (a platform's other links): the density is over the links in use (30 elements each),
+ * not over every constraint (0.5 variable per constraint). */
 START_TEST(auto_class_switch) {
   lr_sys *r = lr_open(7, 2);
   r->nc = 32;
@@ -1585,6 +1602,8 @@ START_TEST(auto_class_switch) {
     r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
     r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
   }
+  for (int i = 0; i < 2000; i++)
+    lmm_cnst_new(r->l, 1e9, 0);
   for (int s = 0; s < 16; s++)
     for (int d = 0; d < 16; d++)
       if (s != d)
@@ -1894,6 +1913,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_bundles_random);
   tcase_add_test(inc, local_bundle_level);
   tcase_add_test(inc, local_auto_switch);
+  tcase_add_test(inc, local_auto_cabinet);
   tcase_add_test(inc, local_auto_small);
   tcase_add_test(inc, local_fatpipe_frozen_top);
   tcase_add_test(inc, local_fatpipe_bound_below);
