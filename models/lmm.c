@@ -298,6 +298,8 @@ double lmm_cnst_usage(const lmm_cnst *c) {
 
 lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   assert(penalty >= 0);
+  if (s->n_vars >= SLOT_NONE - 1)
+    x_oom(); /* an lmm_slot could not index them all */
   lmm_var *v = pool_get(&s->var_pool);
   v->owner = owner;
   v->penalty = penalty;
@@ -305,9 +307,9 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   v->rank = s->next_rank++;
   v->visited = s->round - 1;
   v->listed = s->round - 1;
-  v->out_slot = SIZE_MAX;
-  v->fast_slot = SIZE_MAX;
-  v->dirty_slot = SIZE_MAX;
+  v->out_slot = SLOT_NONE;
+  v->fast_slot = SLOT_NONE;
+  v->dirty_slot = SLOT_NONE;
   v->sys = s;
   v->all_prev = s->all_tail;
   if (s->all_tail)
@@ -501,11 +503,11 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
   else
     s->all_tail = v->all_prev;
   s->n_vars--;
-  if (v->out_slot != SIZE_MAX && v->out_slot < s->n_out && s->out[v->out_slot] == v)
+  if (v->out_slot != SLOT_NONE && v->out_slot < s->n_out && s->out[v->out_slot] == v)
     s->out[v->out_slot] = NULL;
-  if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
+  if (v->fast_slot != SLOT_NONE && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
     s->fast[v->fast_slot] = NULL;
-  if (v->dirty_slot != SIZE_MAX && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
+  if (v->dirty_slot != SLOT_NONE && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
     s->dirty[v->dirty_slot] = NULL;
 }
 
@@ -944,7 +946,7 @@ static void collect_modified(lmm_system *s) {
 static void clear_out(lmm_system *s) {
   for (size_t i = 0; i < s->n_out; i++)
     if (s->out[i])
-      s->out[i]->out_slot = SIZE_MAX;
+      s->out[i]->out_slot = SLOT_NONE;
   s->n_out = 0;
   s->out_pos = 0;
 }
@@ -969,7 +971,7 @@ static void append_fast(lmm_system *s) {
     lmm_var *v = s->fast[i];
     if (!v)
       continue;
-    v->fast_slot = SIZE_MAX;
+    v->fast_slot = SLOT_NONE;
     if (v->listed != s->round)
       out_push(s, v);
   }
@@ -1071,7 +1073,7 @@ lmm_var *lmm_next_modified(lmm_system *s) {
   while (s->out_pos < s->n_out) {
     lmm_var *v = s->out[s->out_pos++];
     if (v && !v->bun) {
-      v->out_slot = SIZE_MAX;
+      v->out_slot = SLOT_NONE;
       return v;
     }
   }
