@@ -25,6 +25,9 @@ typedef struct p2p_req {
     int64_t real_bytes;       /* receive: the message's size once matched */
     int64_t seq;              /* send (smpi/async-small-thresh): posting order */
   };
+  int32_t refs;               /* owner + pending transfer */
+  int32_t nchildren;          /* group request: number of children */
+  uint8_t group;              /* 1: a group request */
   uint8_t recv;               /* 1: receive request */
   uint8_t detached;           /* send: detached (done for its sender at once) */
   uint8_t eager;              /* send (smpi/async-small-thresh): 1 transfer started before any
@@ -32,13 +35,11 @@ typedef struct p2p_req {
   uint8_t complete;           /* done for its owner (wait would return) */
   uint8_t detached_sender;    /* receive: the matched send was detached */
   uint8_t matched;            /* paired with its counterpart */
-  int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
   uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
   struct p2p_req **children;  /* group request (a non-blocking collective): its messages */
-  int32_t nchildren, group;   /* number of children; 1 for a group request */
 } p2p_req;
 
 typedef struct p2p_world p2p_world;
