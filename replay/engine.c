@@ -76,10 +76,12 @@ struct eng_act {
   void *ctx;
 };
 
+/* One allocation: the reverse route, looked up later, grows it (fill_back). */
 typedef struct route_entry {
   net_path path;
-  int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;         /* -1: the reverse route not looked up yet */
+  int links[];       /* constraint indices of the route (path.nlinks), then of the reverse
+                        route (nback) */
 } route_entry;
 
 typedef struct route_cell {
@@ -247,8 +249,6 @@ void eng_free(eng *e) {
   free(e->touched);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
-      free(e->routes[i].r->links);
-      free(e->routes[i].r->back);
       free(e->routes[i].r);
     }
   free(e->routes);
@@ -302,15 +302,18 @@ static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
 
 /* ====== routes (cached per host pair) ====== */
 
-static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_t errlen) {
+/* The route src -> dst, NULL with err when there is none. */
+static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errlen) {
   char why[512];
-  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0)
-    return x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
+  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0) {
+    x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
+    return NULL;
+  }
+  route_entry *r = x_malloc(sizeof *r + e->scratch.n * sizeof *r->links);
   r->path.latency = e->scratch.latency;
   r->path.nlinks = (int)e->scratch.n;
   r->path.min_bw = -1;
   r->path.lat_ws = e->scratch.latency;
-  r->links = x_malloc((e->scratch.n + 1) * sizeof *r->links);
   for (size_t i = 0; i < e->scratch.n; i++) {
     const plat_link *l = plat_link_at(e->plat, e->scratch.links[i]);
     r->links[i] = e->scratch.links[i];
@@ -318,19 +321,23 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
       r->path.min_bw = l->bandwidth;
     r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
-  r->back = NULL;
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
-  return 0;
+  return r;
 }
 
-/* The reverse route of r (src -> dst): none if the platform has none. */
-static void fill_back(eng *e, int src, int dst, route_entry *r) {
+/* The reverse route of cell's route (src -> dst) appended to it: none if the platform has
+ * none. The entry may move. */
+static route_entry *fill_back(eng *e, int src, int dst, route_cell *cell) {
+  route_entry *r = cell->r;
   r->nback = 0;
-  if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0) {
-    r->back = x_malloc((e->scratch.n + 1) * sizeof *r->back);
-    memcpy(r->back, e->scratch.links, e->scratch.n * sizeof *r->back);
+  if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0 && e->scratch.n > 0) {
+    size_t n = (size_t)r->path.nlinks;
+    r = x_realloc(r, sizeof *r + (n + e->scratch.n) * sizeof *r->links);
+    memcpy(r->links + n, e->scratch.links, e->scratch.n * sizeof *r->links);
     r->nback = (int)e->scratch.n;
+    cell->r = r;
   }
+  return r;
 }
 
 /* Home slot of a route key: the high half of a product depends on every bit of the key
@@ -354,29 +361,29 @@ static void routes_rehash(eng *e) {
   e->routes_cap = ncap;
 }
 
-/* Computes and inserts the (absent) route of key; NULL with err when there is none. */
+/* Computes and inserts the (absent) route of key: its cell; NULL with err when there is
+ * none. */
 __attribute__((noinline)) /* the cold path, out of get_route */
-static route_entry *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
+static route_cell *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
   if (2 * (e->nroutes + 1) > e->routes_cap)
     routes_rehash(e);
   size_t j = route_slot(key, e->routes_cap);
   while (e->routes[j].key)
     j = (j + 1) & (e->routes_cap - 1);
-  route_entry *r = x_malloc(sizeof *r);
-  if (fill_route(e, src, dst, r, err, errlen) < 0) {
-    free(r);
+  route_entry *r = fill_route(e, src, dst, err, errlen);
+  if (!r)
     return NULL;
-  }
   e->routes[j] = (route_cell){key, r};
   e->nroutes++;
-  return r;
+  return &e->routes[j];
 }
 
-static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+/* The cell of the route src -> dst (valid until the next route is added). */
+static route_cell *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
   uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
   for (size_t j = route_slot(key, e->routes_cap);; j = (j + 1) & (e->routes_cap - 1)) {
     if (e->routes[j].key == key)
-      return e->routes[j].r;
+      return &e->routes[j];
     if (!e->routes[j].key)
       break;
   }
@@ -402,9 +409,10 @@ static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
 
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
-  route_entry *r = get_route(e, src, dst, err, errlen);
-  if (!r)
+  route_cell *cell = get_route(e, src, dst, err, errlen);
+  if (!cell)
     return NULL;
+  route_entry *r = cell->r;
   const net_flow *f = flow_params(e, &r->path, payload);
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
@@ -421,10 +429,10 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   for (int i = 0; i < r->path.nlinks; i++)
     lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
   if (f->back_coeff > 0 && r->nback < 0)
-    fill_back(e, src, dst, r);
+    r = fill_back(e, src, dst, cell);
   if (f->back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
-      lmm_expand(e->sys, e->links[r->back[i]], a->var, f->back_coeff);
+      lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], a->var, f->back_coeff);
   if (lat) {
     a->state = S_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
