@@ -218,8 +218,11 @@ struct lmm_var {
   lmm_slot out_slot;    /* index in the modified-output array */
   lmm_slot fast_slot;   /* index in the system's fast array */
   lmm_slot dirty_slot;  /* local: index in the system's dirty array */
-  lmm_slot bslot;       /* bundles: index among the bundle's members */
-  lmm_slot cslot;       /* class mode: its slot in its class's member array */
+  union {               /* a bundle member (proxy set) is in no class: class mode, once on,
+                           makes no bundle, and its switch empties them first */
+    lmm_slot bslot;     /* bundles: index among the bundle's members */
+    lmm_slot cslot;     /* class mode: its slot in its class's member array */
+  };
   int32_t gidx;         /* group level (or solve iteration) of the variable */
   uint8_t in_sat;       /* solver: on the saturated-variable queue */
   uint8_t has_fp;       /* has an element on a FATPIPE constraint */
