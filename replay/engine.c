@@ -52,15 +52,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FLOW, K_EXEC, K_SLEEP };
+/* What an action is, in one field (what, below: no padding before the doubles): an
+ * execution's host (>= 0), or one of these. */
+enum { K_FLOW = -1, K_LATENCY = -2, K_SLEEP = -3 };
 #define ACT_CHUNK 256 /* actions per allocated block */
-enum { S_LATENCY, S_RUNNING };
 
 struct eng_act {
-  uint8_t kind;       /* K_FLOW, K_EXEC, K_SLEEP */
-  uint8_t state;      /* S_LATENCY while a flow pays its latency, else S_RUNNING */
+  int32_t what;       /* an execution: its host; a flow: K_LATENCY while it pays its latency,
+                         then K_FLOW; a sleep: K_SLEEP */
   int32_t grp;        /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
-  int32_t host;       /* K_EXEC: the host */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
   double rate;        /* rate used since last_update */
@@ -75,6 +75,8 @@ struct eng_act {
   eng_done_fn done;
   void *ctx;
 };
+
+static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->what == K_LATENCY; }
 
 /* One allocation: the reverse route, looked up later, grows it (fill_back). */
 typedef struct route_entry {
@@ -158,7 +160,7 @@ static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
  * as SimGrid's stable action heap (every update takes a new stability count). */
 __attribute__((always_inline)) static inline void heap_update(eng *e, evq *q, eng_act *a, double date) {
   if (e->sg_ties)
-    a->seq = e->seq++ | (a->kind == K_FLOW ? SG_NET_TIE : 0);
+    a->seq = e->seq++ | (is_flow(a) ? SG_NET_TIE : 0);
   else if (evq_queued(&a->pos) && a->date == date)
     return; /* same key (date, tie): same place */
   a->date = date;
@@ -289,12 +291,13 @@ static void act_chunk(eng *e) {
   }
 }
 
-static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
+/* A new action; what as in eng_act. */
+static inline eng_act *act_new(eng *e, int what, eng_done_fn done, void *ctx) {
   if (!e->spare)
     act_chunk(e);
   eng_act *a = e->spare;
   e->spare = a->ctx;
-  *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,
+  *a = (eng_act){.what = what, .grp = -1, .factor = 1.0,
                  .last_update = e->now, .seq = e->seq++, .done = done, .ctx = ctx};
   e->pending++;
   return a;
@@ -434,7 +437,7 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
     for (int i = 0; i < r->nback; i++)
       lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], a->var, f->back_coeff);
   if (lat) {
-    a->state = S_LATENCY;
+    a->what = K_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
   }
   return a;
@@ -449,14 +452,13 @@ static void update_remains(eng *e, eng_act *a);
 /* a's solver variable on its host's CPU constraint (penalty 1, its bound). */
 static void exec_var(eng *e, eng_act *a) {
   a->var = lmm_var_new(e->sys, a, 1.0, a->penalty);
-  lmm_expand(e->sys, e->cpus[a->host], a->var, 1.0);
+  lmm_expand(e->sys, e->cpus[a->what], a->var, 1.0);
 }
 
 eng_act *eng_exec_start_bounded(eng *e, int host, double flops, double bound, eng_done_fn done, void *ctx) {
   if (e->host_fn)
     e->host_fn(e->host_ctx, host, e->now);
-  eng_act *a = act_new(e, K_EXEC, done, ctx);
-  a->host = host;
+  eng_act *a = act_new(e, host, done, ctx);
   a->remains = flops;
   a->penalty = bound;
   double cap = e->cores[host] * e->speed[host];
@@ -663,7 +665,7 @@ static void reschedule(eng *e) {
   }
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
-    if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
+    if (a->what != K_LATENCY && lmm_var_penalty(v) > 0)
       update_action(e, a, v);
   }
   for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
@@ -678,12 +680,12 @@ static void reschedule(eng *e) {
 }
 
 static void finish(eng *e, eng_act *a) {
-  if (a->kind == K_EXEC) {
+  if (a->what >= 0) { /* an execution */
     if (e->host_fn)
-      e->host_fn(e->host_ctx, a->host, e->now);
-    e->nexec[a->host]--;
-    if (e->solo[a->host] == a)
-      e->solo[a->host] = NULL;
+      e->host_fn(e->host_ctx, a->what, e->now);
+    e->nexec[a->what]--;
+    if (e->solo[a->what] == a)
+      e->solo[a->what] = NULL;
   }
   if (a->grp >= 0)
     heap_remove(&e->grp[a->grp].heap, a);
@@ -703,7 +705,7 @@ static void finish(eng *e, eng_act *a) {
 static void end_deferred(eng *e) {
   for (int net = 0; net < 2; net++)
     for (size_t i = 0; i < e->nended; i++)
-      if ((e->ended[i]->kind == K_FLOW) == net)
+      if (is_flow(e->ended[i]) == net)
         finish(e, e->ended[i]);
   e->nended = 0;
 }
@@ -752,8 +754,8 @@ int eng_step(eng *e) {
       continue;
     }
     heap_remove(&e->heap, a);
-    if (a->state == S_LATENCY) {
-      a->state = S_RUNNING;
+    if (a->what == K_LATENCY) {
+      a->what = K_FLOW;
       a->last_update = e->now;
       lmm_var_set_penalty(e->sys, a->var, a->penalty);
     } else if (e->sg_defer) {
