@@ -58,13 +58,24 @@ typedef struct box_table {
 
 /* A request as allocated: the public part, then what a send needs while its transfer
  * runs (the send outlives it: the transfer holds a reference on it), so that starting a
- * message allocates nothing. The receive is the send's next: a matched send is in no
- * mailbox queue. */
+ * message allocates nothing, or a group request's messages (a group request makes no
+ * transfer). The receive is the send's next: a matched send is in no mailbox queue. */
 typedef struct req_block {
   p2p_req r;   /* first: a p2p_req * of this file points to a req_block */
-  p2p_world *w;
-  double start; /* date both sides were posted */
+  union {
+    struct {   /* a send */
+      p2p_world *w;
+      double start; /* date both sides were posted */
+    };
+    struct {   /* a group request (r.group) */
+      p2p_req **children; /* its messages */
+      int32_t nchildren;
+    };
+  };
 } req_block;
+
+static inline req_block *blk(p2p_req *r) { return (req_block *)r; }
+static inline const req_block *cblk(const p2p_req *r) { return (const req_block *)r; }
 
 #define SLAB_N 256
 typedef struct slab {
@@ -189,7 +200,8 @@ void p2p_free(p2p_world *w) {
   for (slab *b = w->slabs, *n; b; b = n) { /* the group requests still held: their children */
     n = b->next;
     for (int i = 0; i < (b == w->slabs ? w->slab_used : SLAB_N); i++)
-      free(b->b[i].r.children); /* (NULL once released: p2p_req_free) */
+      if (b->b[i].r.group)
+        free(b->b[i].children); /* (NULL once released: p2p_req_free) */
     free(b);
   }
   free(w);
@@ -586,26 +598,42 @@ void p2p_req_finish(p2p_world *w, p2p_req *r) {
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {
   p2p_req *g = req_new(w, rank, rank, 0, 0, 0, 0, line);
   g->group = 1;
+  blk(g)->children = NULL;
+  blk(g)->nchildren = 0;
   return g;
 }
 
 void p2p_group_add(p2p_req *g, p2p_req *child) {
-  g->children = x_realloc(g->children, ((size_t)g->nchildren + 1) * sizeof *g->children);
-  g->children[g->nchildren++] = child;
+  req_block *b = blk(g);
+  b->children = x_realloc(b->children, ((size_t)b->nchildren + 1) * sizeof *b->children);
+  b->children[b->nchildren++] = child;
 }
 
 int p2p_group_done(const p2p_req *r) {
-  for (int i = 0; i < r->nchildren; i++)
-    if (!r->children[i]->complete)
+  const req_block *b = cblk(r);
+  for (int i = 0; i < b->nchildren; i++)
+    if (!b->children[i]->complete)
       return 0;
   return 1;
 }
 
+int p2p_group_has(const p2p_req *g, const p2p_req *q) {
+  const req_block *b = cblk(g);
+  for (int i = 0; i < b->nchildren; i++)
+    if (b->children[i] == q)
+      return 1;
+  return 0;
+}
+
 void p2p_req_free(p2p_world *w, p2p_req *r) {
-  for (int i = 0; i < r->nchildren; i++)
-    p2p_req_release(w, r->children[i]);
-  free(r->children);
-  r->children = NULL;
+  if (r->group) {
+    req_block *b = blk(r);
+    for (int i = 0; i < b->nchildren; i++)
+      p2p_req_release(w, b->children[i]);
+    free(b->children);
+    b->children = NULL;
+    b->nchildren = 0;
+  }
   r->next = w->spare;
   w->spare = r;
 }
@@ -614,7 +642,7 @@ void p2p_req_free(p2p_world *w, p2p_req *r) {
  * spare list without a call. */
 static inline void release(p2p_world *w, p2p_req *r) {
   if (r && --r->refs <= 0) {
-    if (r->children)
+    if (r->group)
       p2p_req_free(w, r);
     else {
       r->next = w->spare;
@@ -735,8 +763,9 @@ double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r) {
   if (r->recv && r->detached_sender)
     t = w->hov ? host_overhead(w, w->host_of[r->dst], MEMO_OR, r->real_bytes)
                : overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes);
-  for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
-    t += p2p_recv_overhead(w, r->children[i]);
+  /* a group: its receives are finished one after the other */
+  for (int i = 0; r->group && i < cblk(r)->nchildren; i++)
+    t += p2p_recv_overhead(w, cblk(r)->children[i]);
   return t;
 }
 
