@@ -195,7 +195,6 @@ struct lmm_var {
   double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
   double value;         /* x_i after the last solve that reached it */
   lmm_elem *elems;      /* elements, creation order */
-  lmm_elem *elems_tail; /* last element, for appending */
   lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
   uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
   uint64_t visited;     /* == system round: already walked by marking this round */
