@@ -70,7 +70,8 @@
 
 /* lmm_expand of an enabled variable, or in SimGrid's mode: kept out of line, so that the
  * common case (a flow's route expanded while its variable is disabled) stays small. */
-static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e);
+static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e,
+                           lmm_elem *last);
 
 /* ======================================================================
  * The modified list
@@ -300,6 +301,8 @@ double lmm_cnst_usage(const lmm_cnst *c) {
 
 lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   assert(penalty >= 0);
+  if (s->n_vars >= SLOT_NONE - 1)
+    x_oom(); /* an lmm_slot could not index them all */
   lmm_var *v = pool_get(&s->var_pool);
   v->owner = owner;
   v->penalty = penalty;
@@ -307,9 +310,9 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   v->rank = s->next_rank++;
   v->visited = s->round - 1;
   v->listed = s->round - 1;
-  v->out_slot = SIZE_MAX;
-  v->fast_slot = SIZE_MAX;
-  v->dirty_slot = SIZE_MAX;
+  v->out_slot = SLOT_NONE;
+  v->fast_slot = SLOT_NONE;
+  v->dirty_slot = SLOT_NONE;
   v->sys = s;
   v->all_prev = s->all_tail;
   if (s->all_tail)
@@ -321,15 +324,26 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   return v;
 }
 
-static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
+/* The element of v on c, or NULL with *last v's last element (NULL: it has none), found
+ * by the same walk: a variable keeps no tail pointer (one per flow). */
+static inline lmm_elem *find_or_last(const lmm_var *v, const lmm_cnst *c, lmm_elem **last) {
+  lmm_elem *p = NULL;
+  for (lmm_elem *e = v->elems; e; p = e, e = e->var_next)
+    if (e->cnst == c)
+      return e;
+  *last = p;
+  return NULL;
+}
+
+/* A new element of v on c, appended after last (v's last element, NULL: none). */
+static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *last) {
   lmm_elem *e = pool_take(&s->elem_pool);
   *e = (lmm_elem){.cnst = c, .var = v, .weight = coeff}; /* every other field zero */
   v->has_fp |= c->fatpipe;
-  if (v->elems_tail)
-    v->elems_tail->var_next = e;
+  if (last)
+    last->var_next = e;
   else
     v->elems = e;
-  v->elems_tail = e;
   if (v->penalty != 0.0)
     enabled_push_front(c, e);
   else
@@ -338,11 +352,12 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
 }
 
 /* Class mode: v leaves its class (if enabled) while its elements change, then joins a new one. */
-__attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e) {
+__attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e,
+                                                   lmm_elem *last) {
   if (v->cls)
     lmm_cls_leave(s, v);
   if (!e)
-    new_elem(s, c, v, coeff);
+    new_elem(s, c, v, coeff, last);
   else
     e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
   if (v->penalty > 0)
@@ -350,25 +365,27 @@ __attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, l
 }
 
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  lmm_elem *e = find_elem(v, c);
+  lmm_elem *last = NULL, *e = find_or_last(v, c, &last);
   if (s->cls_on) {
-    expand_class(s, c, v, coeff, e);
+    expand_class(s, c, v, coeff, e, last);
     return;
   }
   if (s->exact && v->penalty <= 0) {
     /* A disabled variable takes no capacity: no value can change, nothing to mark
      * (enabling it later marks every constraint it uses). */
     if (!e)
-      new_elem(s, c, v, coeff);
+      new_elem(s, c, v, coeff, last);
     else
       e->weight = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
     return;
   }
-  expand_marking(s, c, v, coeff, e);
+  expand_marking(s, c, v, coeff, e, last);
 }
 
+/* (v's elements do not change before e or a new one after last: the calls before only
+ * move them between lists.) */
 __attribute__((noinline)) static void expand_marking(lmm_system *s, lmm_cnst *c, lmm_var *v,
-                                                      double coeff, lmm_elem *e) {
+                                                      double coeff, lmm_elem *e, lmm_elem *last) {
   if (v->proxy)
     lmm_bun_leave(s, v);
   lmm_grp_guard(s, v);
@@ -376,7 +393,7 @@ __attribute__((noinline)) static void expand_marking(lmm_system *s, lmm_cnst *c,
     lmm_grp_dissolve(s);
   s->modified = 1;
   if (!e)
-    e = new_elem(s, c, v, coeff);
+    e = new_elem(s, c, v, coeff, last);
   else if (c->fatpipe)
     e->weight = dmax(e->weight, coeff);
   else
@@ -503,11 +520,11 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
   else
     s->all_tail = v->all_prev;
   s->n_vars--;
-  if (v->out_slot != SIZE_MAX && v->out_slot < s->n_out && s->out[v->out_slot] == v)
+  if (v->out_slot != SLOT_NONE && v->out_slot < s->n_out && s->out[v->out_slot] == v)
     s->out[v->out_slot] = NULL;
-  if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
+  if (v->fast_slot != SLOT_NONE && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
     s->fast[v->fast_slot] = NULL;
-  if (v->dirty_slot != SIZE_MAX && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
+  if (v->dirty_slot != SLOT_NONE && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
     s->dirty[v->dirty_slot] = NULL;
 }
 
@@ -946,7 +963,7 @@ static void collect_modified(lmm_system *s) {
 static void clear_out(lmm_system *s) {
   for (size_t i = 0; i < s->n_out; i++)
     if (s->out[i])
-      s->out[i]->out_slot = SIZE_MAX;
+      s->out[i]->out_slot = SLOT_NONE;
   s->n_out = 0;
   s->out_pos = 0;
 }
@@ -971,7 +988,7 @@ static void append_fast(lmm_system *s) {
     lmm_var *v = s->fast[i];
     if (!v)
       continue;
-    v->fast_slot = SIZE_MAX;
+    v->fast_slot = SLOT_NONE;
     if (v->listed != s->round)
       out_push(s, v);
   }
@@ -1084,7 +1101,7 @@ lmm_var *lmm_next_modified(lmm_system *s) {
   while (s->out_pos < s->n_out) {
     lmm_var *v = s->out[s->out_pos++];
     if (v && !v->bun) {
-      v->out_slot = SIZE_MAX;
+      v->out_slot = SLOT_NONE;
       return v;
     }
   }
@@ -1093,7 +1110,12 @@ lmm_var *lmm_next_modified(lmm_system *s) {
 
 /* For the mode files (lmm_impl.h): the core's own calls stay inline. */
 void lmm_mark_cnst(lmm_system *s, lmm_cnst *c) { mark_cnst(s, c); }
-lmm_elem *lmm_new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) { return new_elem(s, c, v, coeff); }
+lmm_elem *lmm_new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
+  lmm_elem *last = v->elems;
+  while (last && last->var_next)
+    last = last->var_next;
+  return new_elem(s, c, v, coeff, last);
+}
 void lmm_saturated_cnst_update(lmm_system *s, double level, int pos, double *min_level) { saturated_cnst_update(s, level, pos, min_level); }
 void lmm_usage_add(lmm_cnst *c, double x) { usage_add(c, x); }
 void lmm_var_unlink(lmm_system *s, lmm_var *v) { var_unlink(s, v); }

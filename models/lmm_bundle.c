@@ -116,7 +116,7 @@ static double bun_afford(const lmm_var *v, const lmm_bundle *b) {
 }
 
 static void bun_list(lmm_system *s, lmm_var *v) {
-  if (v->fast_slot != SIZE_MAX && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
+  if (v->fast_slot != SLOT_NONE && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
     return;
   GROW(s->fast, s->fast_cap, s->n_fast + 1);
   v->fast_slot = s->n_fast;

@@ -830,7 +830,7 @@ static void report(lmm_system *s) {
     lmm_var *v = s->dirty[i];
     if (!v)
       continue;
-    v->dirty_slot = SIZE_MAX;
+    v->dirty_slot = SLOT_NONE;
     if (v->cls)
       lmm_out_push(s, v);
   }

@@ -121,13 +121,13 @@ struct lmm_elem {
   lmm_elem *var_next;          /* next element of var, in creation order */
   lmm_elem *en_prev, *en_next; /* cnst's enabled list (var->penalty > 0) */
   lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
-  unsigned char enabled;       /* on the enabled list */
-  unsigned char active;        /* on the active list */
-  unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
   union {
     double contrib;            /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
     lmm_edge *edge;            /* class mode: the edge listing it (through ac_prev/ac_next) */
   };
+  unsigned char enabled;       /* on the enabled list */
+  unsigned char active;        /* on the active list */
+  unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
   unsigned char hidden;        /* a bundle member's element on a class constraint: off the
                                   enabled list, counted in the proxy's (see "Bundles") */
 };
@@ -183,41 +183,49 @@ struct lmm_cnst {
   size_t deferred;               /* class mode: removals left unsolved since that solve */
 };
 
+/* An index of a variable in one of the system's arrays, or SLOT_NONE: no array holds more
+ * than the live variables, fewer than SLOT_NONE (lmm_var_new). */
+typedef uint32_t lmm_slot;
+#define SLOT_NONE UINT32_MAX
+
+/* The 64-bit fields first, the narrow ones packed at the end: no padding (one per flow). */
 struct lmm_var {
   void *owner;          /* the caller's action */
   double penalty;       /* p_i; 0 = disabled */
   double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
   double value;         /* x_i after the last solve that reached it */
   lmm_elem *elems;      /* elements, creation order */
-  lmm_elem *elems_tail; /* last element, for appending */
   lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
-  int in_sat;           /* solver: on the saturated-variable queue */
   uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
   uint64_t visited;     /* == system round: already walked by marking this round */
   uint64_t listed;      /* == system round: already in the modified output */
-  size_t out_slot;      /* index in the modified-output array, SIZE_MAX if none */
-  size_t fast_slot;     /* index in the system's fast array, SIZE_MAX if none */
   lmm_var *all_prev;    /* previous live variable (creation order) */
   lmm_var *all_next;    /* next live variable (creation order) */
   const lmm_system *sys; /* owner system, for the value of a grouped variable */
   uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
   uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
-  int gidx;             /* group level (or solve iteration) of the variable */
   uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
   double fix_level;     /* highest filling level reached when it was fixed */
   double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
-  int has_fp;           /* has an element on a FATPIPE constraint */
   lmm_cnst *fix_cnst;   /* the saturated constraint that fixed it (NULL: its bound) */
   double old_value;     /* local: value before the solve that put it in V */
   uint64_t lv;          /* local: == system lsolve when in the re-solved set V */
   uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
-  size_t dirty_slot;    /* local: index in the system's dirty array, SIZE_MAX if none */
-  int relist;           /* local: left a group, to be listed by the next solve */
   lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
   struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
-  size_t bslot;         /* bundles: index among the bundle's members */
   lmm_class *cls;       /* class mode: its class (enabled), else NULL */
-  size_t cslot;         /* class mode: its slot in its class's member array */
+  lmm_slot out_slot;    /* index in the modified-output array */
+  lmm_slot fast_slot;   /* index in the system's fast array */
+  lmm_slot dirty_slot;  /* local: index in the system's dirty array */
+  union {               /* a bundle member (proxy set) is in no class: class mode, once on,
+                           makes no bundle, and its switch empties them first */
+    lmm_slot bslot;     /* bundles: index among the bundle's members */
+    lmm_slot cslot;     /* class mode: its slot in its class's member array */
+  };
+  int32_t gidx;         /* group level (or solve iteration) of the variable */
+  uint8_t in_sat;       /* solver: on the saturated-variable queue */
+  uint8_t has_fp;       /* has an element on a FATPIPE constraint */
+  uint8_t relist;       /* local: left a group, to be listed by the next solve */
 };
 
 /* A bundle (see "Bundles"): members sharing one level, represented in the system by a

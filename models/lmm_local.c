@@ -82,7 +82,7 @@ void lmm_seed_add(lmm_system *s, lmm_cnst *c) {
 }
 
 void lmm_dirty_add(lmm_system *s, lmm_var *v) {
-  if (v->dirty_slot != SIZE_MAX && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
+  if (v->dirty_slot != SLOT_NONE && v->dirty_slot < s->n_dirty && s->dirty[v->dirty_slot] == v)
     return;
   GROW(s->dirty, s->dirty_cap, s->n_dirty + 1);
   v->dirty_slot = s->n_dirty;
@@ -129,7 +129,7 @@ static void local_add_all(lmm_system *s, const lmm_cnst *c) {
 static void local_seed(lmm_system *s) {
   for (size_t i = 0; i < s->n_dirty; i++)
     if (s->dirty[i]) {
-      s->dirty[i]->dirty_slot = SIZE_MAX;
+      s->dirty[i]->dirty_slot = SLOT_NONE;
       lmm_local_add_var(s, s->dirty[i]);
     }
   s->n_dirty = 0;

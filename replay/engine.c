@@ -52,15 +52,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_FLOW, K_EXEC, K_SLEEP };
+/* What an action is, in one field (what, below: no padding before the doubles): an
+ * execution's host (>= 0), or one of these. */
+enum { K_FLOW = -1, K_LATENCY = -2, K_SLEEP = -3 };
 #define ACT_CHUNK 256 /* actions per allocated block */
-enum { S_LATENCY, S_RUNNING };
 
 struct eng_act {
-  uint8_t kind;       /* K_FLOW, K_EXEC, K_SLEEP */
-  uint8_t state;      /* S_LATENCY while a flow pays its latency, else S_RUNNING */
+  int32_t what;       /* an execution: its host; a flow: K_LATENCY while it pays its latency,
+                         then K_FLOW; a sleep: K_SLEEP */
   int32_t grp;        /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
-  int32_t host;       /* K_EXEC: the host */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
   double rate;        /* rate used since last_update */
@@ -76,10 +76,14 @@ struct eng_act {
   void *ctx;
 };
 
+static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->what == K_LATENCY; }
+
+/* One allocation: the reverse route, looked up later, grows it (fill_back). */
 typedef struct route_entry {
   net_path path;
-  int *links, *back; /* constraint indices of the route and of the reverse route */
   int nback;         /* -1: the reverse route not looked up yet */
+  int links[];       /* constraint indices of the route (path.nlinks), then of the reverse
+                        route (nback) */
 } route_entry;
 
 typedef struct route_cell {
@@ -156,7 +160,7 @@ static void heap_remove(evq *q, eng_act *a) { evq_remove(q, &a->pos); }
  * as SimGrid's stable action heap (every update takes a new stability count). */
 __attribute__((always_inline)) static inline void heap_update(eng *e, evq *q, eng_act *a, double date) {
   if (e->sg_ties)
-    a->seq = e->seq++ | (a->kind == K_FLOW ? SG_NET_TIE : 0);
+    a->seq = e->seq++ | (is_flow(a) ? SG_NET_TIE : 0);
   else if (evq_queued(&a->pos) && a->date == date)
     return; /* same key (date, tie): same place */
   a->date = date;
@@ -247,8 +251,6 @@ void eng_free(eng *e) {
   free(e->touched);
   for (size_t i = 0; i < e->routes_cap; i++)
     if (e->routes[i].key) {
-      free(e->routes[i].r->links);
-      free(e->routes[i].r->back);
       free(e->routes[i].r);
     }
   free(e->routes);
@@ -289,12 +291,13 @@ static void act_chunk(eng *e) {
   }
 }
 
-static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
+/* A new action; what as in eng_act. */
+static inline eng_act *act_new(eng *e, int what, eng_done_fn done, void *ctx) {
   if (!e->spare)
     act_chunk(e);
   eng_act *a = e->spare;
   e->spare = a->ctx;
-  *a = (eng_act){.kind = (uint8_t)kind, .state = S_RUNNING, .grp = -1, .host = -1, .factor = 1.0,
+  *a = (eng_act){.what = what, .grp = -1, .factor = 1.0,
                  .last_update = e->now, .seq = e->seq++, .done = done, .ctx = ctx};
   e->pending++;
   return a;
@@ -302,15 +305,18 @@ static inline eng_act *act_new(eng *e, int kind, eng_done_fn done, void *ctx) {
 
 /* ====== routes (cached per host pair) ====== */
 
-static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_t errlen) {
+/* The route src -> dst, NULL with err when there is none. */
+static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errlen) {
   char why[512];
-  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0)
-    return x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
+  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0) {
+    x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
+    return NULL;
+  }
+  route_entry *r = x_malloc(sizeof *r + e->scratch.n * sizeof *r->links);
   r->path.latency = e->scratch.latency;
   r->path.nlinks = (int)e->scratch.n;
   r->path.min_bw = -1;
   r->path.lat_ws = e->scratch.latency;
-  r->links = x_malloc((e->scratch.n + 1) * sizeof *r->links);
   for (size_t i = 0; i < e->scratch.n; i++) {
     const plat_link *l = plat_link_at(e->plat, e->scratch.links[i]);
     r->links[i] = e->scratch.links[i];
@@ -318,19 +324,23 @@ static int fill_route(eng *e, int src, int dst, route_entry *r, char *err, size_
       r->path.min_bw = l->bandwidth;
     r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
-  r->back = NULL;
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
-  return 0;
+  return r;
 }
 
-/* The reverse route of r (src -> dst): none if the platform has none. */
-static void fill_back(eng *e, int src, int dst, route_entry *r) {
+/* The reverse route of cell's route (src -> dst) appended to it: none if the platform has
+ * none. The entry may move. */
+static route_entry *fill_back(eng *e, int src, int dst, route_cell *cell) {
+  route_entry *r = cell->r;
   r->nback = 0;
-  if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0) {
-    r->back = x_malloc((e->scratch.n + 1) * sizeof *r->back);
-    memcpy(r->back, e->scratch.links, e->scratch.n * sizeof *r->back);
+  if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0 && e->scratch.n > 0) {
+    size_t n = (size_t)r->path.nlinks;
+    r = x_realloc(r, sizeof *r + (n + e->scratch.n) * sizeof *r->links);
+    memcpy(r->links + n, e->scratch.links, e->scratch.n * sizeof *r->links);
     r->nback = (int)e->scratch.n;
+    cell->r = r;
   }
+  return r;
 }
 
 /* Home slot of a route key: the high half of a product depends on every bit of the key
@@ -354,29 +364,29 @@ static void routes_rehash(eng *e) {
   e->routes_cap = ncap;
 }
 
-/* Computes and inserts the (absent) route of key; NULL with err when there is none. */
+/* Computes and inserts the (absent) route of key: its cell; NULL with err when there is
+ * none. */
 __attribute__((noinline)) /* the cold path, out of get_route */
-static route_entry *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
+static route_cell *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
   if (2 * (e->nroutes + 1) > e->routes_cap)
     routes_rehash(e);
   size_t j = route_slot(key, e->routes_cap);
   while (e->routes[j].key)
     j = (j + 1) & (e->routes_cap - 1);
-  route_entry *r = x_malloc(sizeof *r);
-  if (fill_route(e, src, dst, r, err, errlen) < 0) {
-    free(r);
+  route_entry *r = fill_route(e, src, dst, err, errlen);
+  if (!r)
     return NULL;
-  }
   e->routes[j] = (route_cell){key, r};
   e->nroutes++;
-  return r;
+  return &e->routes[j];
 }
 
-static route_entry *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
+/* The cell of the route src -> dst (valid until the next route is added). */
+static route_cell *get_route(eng *e, int src, int dst, char *err, size_t errlen) {
   uint64_t key = (uint64_t)src * (uint64_t)e->nhosts + (uint64_t)dst + 1;
   for (size_t j = route_slot(key, e->routes_cap);; j = (j + 1) & (e->routes_cap - 1)) {
     if (e->routes[j].key == key)
-      return e->routes[j].r;
+      return &e->routes[j];
     if (!e->routes[j].key)
       break;
   }
@@ -402,9 +412,10 @@ static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
 
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
-  route_entry *r = get_route(e, src, dst, err, errlen);
-  if (!r)
+  route_cell *cell = get_route(e, src, dst, err, errlen);
+  if (!cell)
     return NULL;
+  route_entry *r = cell->r;
   const net_flow *f = flow_params(e, &r->path, payload);
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
@@ -421,12 +432,12 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   for (int i = 0; i < r->path.nlinks; i++)
     lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
   if (f->back_coeff > 0 && r->nback < 0)
-    fill_back(e, src, dst, r);
+    r = fill_back(e, src, dst, cell);
   if (f->back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
-      lmm_expand(e->sys, e->links[r->back[i]], a->var, f->back_coeff);
+      lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], a->var, f->back_coeff);
   if (lat) {
-    a->state = S_LATENCY;
+    a->what = K_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
   }
   return a;
@@ -441,14 +452,13 @@ static void update_remains(eng *e, eng_act *a);
 /* a's solver variable on its host's CPU constraint (penalty 1, its bound). */
 static void exec_var(eng *e, eng_act *a) {
   a->var = lmm_var_new(e->sys, a, 1.0, a->penalty);
-  lmm_expand(e->sys, e->cpus[a->host], a->var, 1.0);
+  lmm_expand(e->sys, e->cpus[a->what], a->var, 1.0);
 }
 
 eng_act *eng_exec_start_bounded(eng *e, int host, double flops, double bound, eng_done_fn done, void *ctx) {
   if (e->host_fn)
     e->host_fn(e->host_ctx, host, e->now);
-  eng_act *a = act_new(e, K_EXEC, done, ctx);
-  a->host = host;
+  eng_act *a = act_new(e, host, done, ctx);
   a->remains = flops;
   a->penalty = bound;
   double cap = e->cores[host] * e->speed[host];
@@ -655,7 +665,7 @@ static void reschedule(eng *e) {
   }
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
-    if (a->state == S_RUNNING && lmm_var_penalty(v) > 0)
+    if (a->what != K_LATENCY && lmm_var_penalty(v) > 0)
       update_action(e, a, v);
   }
   for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
@@ -670,12 +680,12 @@ static void reschedule(eng *e) {
 }
 
 static void finish(eng *e, eng_act *a) {
-  if (a->kind == K_EXEC) {
+  if (a->what >= 0) { /* an execution */
     if (e->host_fn)
-      e->host_fn(e->host_ctx, a->host, e->now);
-    e->nexec[a->host]--;
-    if (e->solo[a->host] == a)
-      e->solo[a->host] = NULL;
+      e->host_fn(e->host_ctx, a->what, e->now);
+    e->nexec[a->what]--;
+    if (e->solo[a->what] == a)
+      e->solo[a->what] = NULL;
   }
   if (a->grp >= 0)
     heap_remove(&e->grp[a->grp].heap, a);
@@ -695,7 +705,7 @@ static void finish(eng *e, eng_act *a) {
 static void end_deferred(eng *e) {
   for (int net = 0; net < 2; net++)
     for (size_t i = 0; i < e->nended; i++)
-      if ((e->ended[i]->kind == K_FLOW) == net)
+      if (is_flow(e->ended[i]) == net)
         finish(e, e->ended[i]);
   e->nended = 0;
 }
@@ -744,8 +754,8 @@ int eng_step(eng *e) {
       continue;
     }
     heap_remove(&e->heap, a);
-    if (a->state == S_LATENCY) {
-      a->state = S_RUNNING;
+    if (a->what == K_LATENCY) {
+      a->what = K_FLOW;
       a->last_update = e->now;
       lmm_var_set_penalty(e->sys, a->var, a->penalty);
     } else if (e->sg_defer) {

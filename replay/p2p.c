@@ -58,19 +58,42 @@ typedef struct box_table {
 
 /* A request as allocated: the public part, then what a send needs while its transfer
  * runs (the send outlives it: the transfer holds a reference on it), so that starting a
- * message allocates nothing. The receive is the send's next: a matched send is in no
- * mailbox queue. */
+ * message allocates nothing, or a group request's messages (a group request makes no
+ * transfer). A receive is the public part alone (req_pool). The receive is the send's
+ * next: a matched send is in no mailbox queue. */
 typedef struct req_block {
   p2p_req r;   /* first: a p2p_req * of this file points to a req_block */
-  p2p_world *w;
-  double start; /* date both sides were posted */
+  union {
+    struct {   /* a send */
+      p2p_world *w;
+      double start; /* date both sides were posted */
+    };
+    struct {   /* a group request (r.group) */
+      p2p_req **children; /* its messages */
+      int32_t nchildren;
+    };
+  };
 } req_block;
+
+static inline req_block *blk(p2p_req *r) { return (req_block *)r; }
+static inline const req_block *cblk(const p2p_req *r) { return (const req_block *)r; }
 
 #define SLAB_N 256
 typedef struct slab {
   struct slab *next;
-  req_block b[SLAB_N];
+  unsigned char b[]; /* SLAB_N blocks of its pool's size */
 } slab;
+
+/* Requests of one block size: req_block (sends, group and owned requests) or p2p_req alone
+ * (receives: they never start a transfer nor hold children). */
+typedef struct req_pool {
+  p2p_req *spare; /* released requests for reuse, linked through next */
+  slab *slabs;    /* every request ever allocated, SLAB_N at a time: freeing the world frees
+                     them all, those of transfers still running included (a replay stopped
+                     early: deadlock, error, truncated traces) */
+  size_t size;    /* block size */
+  int used;       /* blocks handed out of slabs (the newest) */
+} req_pool;
 
 /* A rank at the end of a polling run (tir/polling:wait) waits for a send of (src, tag, comm)
  * to arrive in its mailbox, which need not exist yet: one watch per rank at most. */
@@ -110,11 +133,7 @@ struct p2p_world {
   int64_t send_seq;     /* sends posted (async-small-thresh: their seq) */
   uint64_t messages;
   int unmatched; /* requests posted and not yet matched */
-  p2p_req *spare; /* released requests (req_block) for reuse, linked through next */
-  struct slab *slabs; /* every request ever allocated, SLAB_N at a time: freeing the world frees
-                         them all, those of transfers still running included (a replay stopped
-                         early: deadlock, error, truncated traces) */
-  int slab_used;      /* blocks handed out of slabs (the newest) */
+  req_pool reqs[2]; /* [0] req_block, [1] receives (p2p_req) */
   watch *watches;   /* np of them, made by the first p2p_watch */
   int nwatch;       /* watches on */
   cost_memo memo[NMEMO]; /* the last overhead computed per table (smpi/os, ois, or) */
@@ -139,6 +158,8 @@ p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake
   w->wake = wake;
   w->error = error;
   w->ctx = ctx;
+  w->reqs[0].size = sizeof(req_block);
+  w->reqs[1].size = sizeof(p2p_req);
   for (int i = 0; i < NMEMO; i++)
     w->memo[i].bytes = INT64_MIN;
   rehash(&w->large); /* the first table: find_box never meets an empty one */
@@ -186,10 +207,16 @@ void p2p_free(p2p_world *w) {
   free(w->hov_tables);
   free(w->hov);
   free(w->watches);
-  for (slab *b = w->slabs, *n; b; b = n) { /* the group requests still held: their children */
+  for (slab *b = w->reqs[0].slabs, *n; b; b = n) { /* the group requests still held: their children */
     n = b->next;
-    for (int i = 0; i < (b == w->slabs ? w->slab_used : SLAB_N); i++)
-      free(b->b[i].r.children); /* (NULL once released: p2p_req_free) */
+    req_block *t = (req_block *)b->b;
+    for (int i = 0; i < (b == w->reqs[0].slabs ? w->reqs[0].used : SLAB_N); i++)
+      if (t[i].r.group)
+        free(t[i].children); /* (NULL once released: p2p_req_free) */
+    free(b);
+  }
+  for (slab *b = w->reqs[1].slabs, *n; b; b = n) {
+    n = b->next;
     free(b);
   }
   free(w);
@@ -424,22 +451,35 @@ static void wake_watcher(p2p_world *w, int dst, int src, int tag, int comm) {
   }
 }
 
-static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
-  p2p_req *r = w->spare;
-  if (r) {
-    w->spare = r->next;
-  } else {
-    if (!w->slabs || w->slab_used == SLAB_N) {
-      slab *b = x_malloc(sizeof *b);
-      b->next = w->slabs;
-      w->slabs = b;
-      w->slab_used = 0;
-    }
-    r = &w->slabs->b[w->slab_used++].r;
+/* A block of p's size out of its newest slab. */
+__attribute__((noinline)) /* the cold path, out of req_new */
+static p2p_req *slab_take(req_pool *p) {
+  if (!p->slabs || p->used == SLAB_N) {
+    slab *b = x_malloc(sizeof *b + SLAB_N * p->size);
+    b->next = p->slabs;
+    p->slabs = b;
+    p->used = 0;
   }
+  return (p2p_req *)(p->slabs->b + p->size * (size_t)p->used++);
+}
+
+static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64_t bytes, int recv, long line) {
+  req_pool *p = &w->reqs[recv]; /* recv: 0 or 1 */
+  p2p_req *r = p->spare;
+  if (r)
+    p->spare = r->next;
+  else
+    r = slab_take(p);
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
                  .refs = 1, .line = line, .posted = *w->now};
   return r;
+}
+
+/* r goes back to its pool's spare list. */
+static inline void req_put(p2p_world *w, p2p_req *r) {
+  req_pool *p = &w->reqs[r->recv];
+  r->next = p->spare;
+  p->spare = r;
 }
 
 /* ====== posting (smpi/async-small-thresh: the rules at the top of this file) ====== */
@@ -586,40 +626,53 @@ void p2p_req_finish(p2p_world *w, p2p_req *r) {
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line) {
   p2p_req *g = req_new(w, rank, rank, 0, 0, 0, 0, line);
   g->group = 1;
+  blk(g)->children = NULL;
+  blk(g)->nchildren = 0;
   return g;
 }
 
 void p2p_group_add(p2p_req *g, p2p_req *child) {
-  g->children = x_realloc(g->children, ((size_t)g->nchildren + 1) * sizeof *g->children);
-  g->children[g->nchildren++] = child;
+  req_block *b = blk(g);
+  b->children = x_realloc(b->children, ((size_t)b->nchildren + 1) * sizeof *b->children);
+  b->children[b->nchildren++] = child;
 }
 
 int p2p_group_done(const p2p_req *r) {
-  for (int i = 0; i < r->nchildren; i++)
-    if (!r->children[i]->complete)
+  const req_block *b = cblk(r);
+  for (int i = 0; i < b->nchildren; i++)
+    if (!b->children[i]->complete)
       return 0;
   return 1;
 }
 
+int p2p_group_has(const p2p_req *g, const p2p_req *q) {
+  const req_block *b = cblk(g);
+  for (int i = 0; i < b->nchildren; i++)
+    if (b->children[i] == q)
+      return 1;
+  return 0;
+}
+
 void p2p_req_free(p2p_world *w, p2p_req *r) {
-  for (int i = 0; i < r->nchildren; i++)
-    p2p_req_release(w, r->children[i]);
-  free(r->children);
-  r->children = NULL;
-  r->next = w->spare;
-  w->spare = r;
+  if (r->group) {
+    req_block *b = blk(r);
+    for (int i = 0; i < b->nchildren; i++)
+      p2p_req_release(w, b->children[i]);
+    free(b->children);
+    b->children = NULL;
+    b->nchildren = 0;
+  }
+  req_put(w, r);
 }
 
 /* p2p_req_release inside this file: a message's requests (no children) go back to the
  * spare list without a call. */
 static inline void release(p2p_world *w, p2p_req *r) {
   if (r && --r->refs <= 0) {
-    if (r->children)
+    if (r->group)
       p2p_req_free(w, r);
-    else {
-      r->next = w->spare;
-      w->spare = r;
-    }
+    else
+      req_put(w, r);
   }
 }
 
@@ -735,8 +788,9 @@ double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r) {
   if (r->recv && r->detached_sender)
     t = w->hov ? host_overhead(w, w->host_of[r->dst], MEMO_OR, r->real_bytes)
                : overhead(&w->cfg->orecv, &w->memo[MEMO_OR], r->real_bytes);
-  for (int i = 0; i < r->nchildren; i++) /* a group: its receives are finished one after the other */
-    t += p2p_recv_overhead(w, r->children[i]);
+  /* a group: its receives are finished one after the other */
+  for (int i = 0; r->group && i < cblk(r)->nchildren; i++)
+    t += p2p_recv_overhead(w, cblk(r)->children[i]);
   return t;
 }
 

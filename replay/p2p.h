@@ -25,6 +25,9 @@ typedef struct p2p_req {
     int64_t real_bytes;       /* receive: the message's size once matched */
     int64_t seq;              /* send (smpi/async-small-thresh): posting order */
   };
+  int32_t refs;               /* owner + pending transfer */
+  uint8_t group;              /* 1: a group request (a non-blocking collective): p2p.c keeps
+                                 its messages */
   uint8_t recv;               /* 1: receive request */
   uint8_t detached;           /* send: detached (done for its sender at once) */
   uint8_t eager;              /* send (smpi/async-small-thresh): 1 transfer started before any
@@ -32,13 +35,10 @@ typedef struct p2p_req {
   uint8_t complete;           /* done for its owner (wait would return) */
   uint8_t detached_sender;    /* receive: the matched send was detached */
   uint8_t matched;            /* paired with its counterpart */
-  int32_t refs;               /* owner + pending transfer */
   long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
   uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
-  struct p2p_req **children;  /* group request (a non-blocking collective): its messages */
-  int32_t nchildren, group;   /* number of children; 1 for a group request */
 } p2p_req;
 
 typedef struct p2p_world p2p_world;
@@ -81,6 +81,8 @@ int p2p_watch(p2p_world *w, int src, int dst, int tag, int comm);
  * requests added to it are; releasing it releases them. */
 p2p_req *p2p_group_new(p2p_world *w, int rank, long line);
 void p2p_group_add(p2p_req *group, p2p_req *child);
+/* Whether q is one of group's requests. */
+int p2p_group_has(const p2p_req *group, const p2p_req *q);
 /* A request owned by rank that no message completes: its owner's other work does (a
  * request-based one-sided operation, rma.c), with p2p_req_finish. */
 p2p_req *p2p_req_new_owned(p2p_world *w, int rank, long line);
@@ -111,7 +113,7 @@ int p2p_no_recv_overhead(const p2p_world *w);
 double p2p_send_overhead(p2p_world *w, int src, int64_t bytes, int isend);
 double p2p_recv_overhead_of(p2p_world *w, const p2p_req *r); /* use p2p_recv_overhead */
 static inline double p2p_recv_overhead(p2p_world *w, const p2p_req *r) {
-  return (r->recv && r->detached_sender) || r->nchildren ? p2p_recv_overhead_of(w, r) : 0;
+  return (r->recv && r->detached_sender) || r->group ? p2p_recv_overhead_of(w, r) : 0;
 }
 
 /* Number of transfers running or waiting for a match (for end-of-run checks), and a

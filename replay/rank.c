@@ -763,10 +763,7 @@ static int exec_flops(replay_ctx *x, rank *r, double flops) {
 static int covers(const p2p_req *w, const p2p_req *q) {
   if (w == q)
     return 1;
-  for (int i = 0; w->group && i < w->nchildren; i++)
-    if (w->children[i] == q)
-      return 1;
-  return 0;
+  return w->group && p2p_group_has(w, q);
 }
 
 static int any_covers(p2p_req *const *v, size_t n, const p2p_req *q) {

@@ -15,13 +15,19 @@
 
 #include <stdint.h>
 
+/* An operation of a rank's program (a collective's has one per message): amount and peer2
+ * serve different kinds and share a union. */
 typedef struct rop {
   uint8_t kind;  /* rop_kind (rank.c) */
   uint8_t flags; /* ROP_* */
-  int32_t peer, peer2, tag;
+  int32_t peer, tag;
   int32_t comm;  /* global communicator id (0: world) */
   int64_t bytes;
-  double amount; /* flops or seconds */
+  union {
+    double amount; /* OP_EXEC, OP_SLEEP: flops or seconds; OP_RMA: bytes back; OP_PROBE:
+                      negative for a probe alone */
+    int32_t peer2; /* OP_WAIT_STORE, OP_TEST_STORE: the store key's dst; OP_RMA_LOCK: exclusive */
+  };
 } rop;
 
 typedef struct store_key {
