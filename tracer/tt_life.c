@@ -148,6 +148,9 @@ static void make_dir(void) {
               "stops the program (MPI_Abort) rather than run it untraced; choose a writable "
               "directory with tir-trace -o DIR (or TIR_TRACE_DIR)\n", tt.dir, where, strerror(err));
     free(where);
+    /* No rank aborts before rank 0 has said why: an abort may stop rank 0 first (MPICH's
+     * launcher kills the job at the first abort). */
+    PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
   }
