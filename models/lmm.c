@@ -199,8 +199,9 @@ void lmm_free(lmm_system *s) {
   if (!s)
     return;
   if (getenv("LMM_STATS")) {
-    fprintf(stderr, "lmm: %s mode, %llu large solves without a group; %llu exact-mode solves of %.1f constraints\n",
-            s->local ? "local" : s->exact ? "exact" : "SimGrid", (unsigned long long)s->n_big,
+    fprintf(stderr, "lmm: %s mode%s, %llu large solves without a group (%.1f constraints each); %llu exact-mode solves of %.1f constraints\n",
+            s->local ? "local" : s->exact ? "exact" : "SimGrid", s->no_local ? " (local mode left)" : "", (unsigned long long)s->n_big,
+            (double)s->big_mod / (double)(s->n_big + !s->n_big),
             (unsigned long long)s->n_exact, (double)s->sum_mod / (double)(s->n_exact + !s->n_exact));
     fprintf(stderr,
             "lmm: %llu local solves, %llu widenings (%llu above, %llu without bottleneck), %llu whole "
@@ -1004,8 +1005,19 @@ static void append_fast(lmm_system *s) {
  * caller's now), local mode when they re-solve a large part (from the next round on: the
  * walk-free state is the same, see lmm_set_local). */
 static void auto_large(lmm_system *s) {
-  if (!lmm_auto_dense(s, s->n_out) && ++s->n_big >= LOCAL_AUTO_SOLVES)
+  if (lmm_auto_dense(s, s->n_out) || s->no_local)
+    return;
+  s->big_mod += s->n_mod;
+  if (++s->n_big >= LOCAL_AUTO_SOLVES)
     s->local = 1;
+}
+
+/* After a local solve of the automatic mode: back to component solves when the local
+ * solves do not pay (see LOCAL_BACK_SOLVES). */
+void lmm_auto_local(lmm_system *s) {
+  if (s->n_local == LOCAL_BACK_SOLVES && !s->to_class && s->n_big > 0 &&
+      2 * s->sum_c * s->n_big >= s->n_local * s->big_mod)
+    s->to_exact = 1;
 }
 
 /* Whether the constraints in use hold CLASS_AUTO_RATIO enabled elements each or more, on
@@ -1029,6 +1041,37 @@ int lmm_auto_dense(lmm_system *s, size_t solved) {
   return 1;
 }
 
+/* Local mode's bundles go; their members are listed by the next solve. */
+static void drop_bundles(lmm_system *s) {
+  for (size_t i = 0; i < s->n_buns; i++) {
+    lmm_bundle *b = s->buns[i];
+    while (b && b->n > 0)
+      lmm_bun_leave(s, b->mem[b->n - 1]);
+    if (b)
+      lmm_bun_free(s, b);
+  }
+}
+
+/* The automatic mode leaves local mode for good: the bundles and the group go, the changes
+ * recorded for the next local solve are dropped and every constraint in use is marked
+ * instead, so that the next solve re-solves every component (and lists what changed). */
+static void switch_to_exact(lmm_system *s) {
+  s->to_exact = 0;
+  s->no_local = 1;
+  drop_bundles(s);
+  s->bun_min = 0;
+  s->local = 0;
+  for (size_t i = 0; i < s->n_dirty; i++)
+    if (s->dirty[i])
+      s->dirty[i]->dirty_slot = SLOT_NONE;
+  s->n_dirty = s->n_seeds = 0;
+  lmm_grp_dissolve(s);
+  for (size_t i = 0; i < s->n_cnsts; i++)
+    if (s->cnsts[i]->n_en > 0)
+      mark_cnst(s, s->cnsts[i]);
+  s->modified = 1;
+}
+
 /* The automatic mode switches to class mode: every enabled variable joins a class (the
  * next class solve lists them all), the exact mode's marks are dropped. */
 static void switch_to_class(lmm_system *s) {
@@ -1036,13 +1079,7 @@ static void switch_to_class(lmm_system *s) {
   s->auto_local = 0;
   while (s->mod_head)
     mod_remove(s, s->mod_head);
-  for (size_t i = 0; i < s->n_buns; i++) { /* local mode's bundles and group go */
-    lmm_bundle *b = s->buns[i];
-    while (b && b->n > 0)
-      lmm_bun_leave(s, b->mem[b->n - 1]);
-    if (b)
-      lmm_bun_free(s, b);
-  }
+  drop_bundles(s); /* local mode's bundles and group go */
   s->grp_on = 0;
   s->grp_gen++;
   s->local = 0;
@@ -1060,6 +1097,8 @@ void lmm_solve(lmm_system *s) {
   s->lev_pos = 0;
   if (s->to_class)
     switch_to_class(s);
+  else if (s->to_exact)
+    switch_to_exact(s);
   if (s->cls_on) {
     s->n_lev_out = 0;
     if (s->modified)

@@ -321,6 +321,9 @@ struct lmm_system {
   int verify;                /* local: LMM_VERIFY set (debugging) */
   int auto_local;            /* lmm_set_local(s, 2): switch to local mode on large solves */
   uint64_t n_big;            /* auto: solves of a large component that formed no group */
+  uint64_t big_mod;          /* auto: the constraints those solves re-solved, summed */
+  int to_exact;              /* auto: back to component solves from the next solve on */
+  int no_local;              /* auto: local mode was left for good */
   uint64_t sum_mod, n_exact; /* exact-mode solves and their constraints, for LMM_STATS */
   uint64_t sum_v, sum_c, sum_out; /* local: totals of V, C and listed, for LMM_STATS */
   uint64_t n_above, n_uncert; /* local: check failures of each kind, for LMM_STATS */
@@ -466,6 +469,12 @@ LMM_HELPER int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && 
  * their mean stays below), number LOCAL_AUTO_SOLVES or have re-solved CLASS_AUTO_VARS
  * variables in all, whichever comes first. */
 #define CLASS_AUTO_RATIO 16
+/* Local mode is left for component solves, for good, when its first LOCAL_BACK_SOLVES
+ * solves re-solved on average at least half as many constraints as the large solves that
+ * led to it (the flows that move are most of the component each time, as in a pairwise
+ * exchange behind a cabinet switch: a local solve, which also checks what it leaves out,
+ * then costs more than the component solve it replaces). */
+#define LOCAL_BACK_SOLVES 256
 #define CLASS_AUTO_VARS 8192
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
@@ -478,6 +487,7 @@ void lmm_saturated_cnst_update(lmm_system *s, double level, int pos, double *min
 void lmm_usage_add(lmm_cnst *c, double x);
 void lmm_fill(lmm_system *s, double min_level);
 int lmm_auto_dense(lmm_system *s, size_t solved);
+void lmm_auto_local(lmm_system *s);
 
 /* lmm_group.c */
 void lmm_grp_dissolve(lmm_system *s);

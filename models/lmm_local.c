@@ -376,6 +376,8 @@ void lmm_local_solve(lmm_system *s) {
     lmm_bun_pass(s);
   if (s->auto_local && s->n_lvars >= LOCAL_AUTO_SIZE)
     lmm_auto_dense(s, s->n_lvars);
+  if (s->auto_local)
+    lmm_auto_local(s);
   if (!s->grp_on && !s->verify && bun_live(s) == 0 && s->n_lvars >= GRP_MIN && local_groupable(s)) {
     lmm_grp_form(s, s->n_lvars);
     if (s->grp_on) /* every variable of the group must be listed: the caller follows them */

@@ -1484,8 +1484,9 @@ END_TEST
  * chain in exact mode (128 or more variables handed out). One change per
  * round: free a variable, create one disabled, expand it on two adjacent constraints plus
  * cross traffic and enable it, or change a penalty. The first solve and the 31 after it are
- * large exact-mode solves: lmm_local_on is 0 after the first 31 and 1 from the 32nd on
- * (switched for good). After every solve, before and after the switch, the values equal a
+ * large exact-mode solves: lmm_local_on is 0 after the first 31 and 1 from the 32nd on,
+ * through 320 solves (its local solves re-solve a few constraints each: it stays in local
+ * mode, see local_auto_back). After every solve, before and after the switch, the values equal a
  * from-scratch solve (1e-9 relative) and every variable whose value changed was handed
  * out (lr_solve_check, with an exact-mode system driven alike); no variable is in a group.
  * In local mode, some change must move fewer than 128 variables (the local solve pays). */
@@ -1525,6 +1526,29 @@ static void la_new(lr_sys *r, int i, double p) {
   lr_set_penalty(r, x, p);
 }
 
+/* One change of la_run's sequences (solve: the solve that follows it). */
+static void la_change(lr_sys *r, int solve) {
+  static const double pen[] = {1, 1.05, 0.95};
+  lr_var *x;
+  switch (solve % 3) {
+  case 0: /* free a live variable */
+    x = lr_pick(r, 1);
+    ck_assert_ptr_nonnull(x);
+    lmm_var_free(r->l, x->l);
+    lmm_var_free(r->e, x->e);
+    x->l = x->e = NULL;
+    break;
+  case 1: /* a new flow somewhere on the chain */
+    la_new(r, lr_int(r, LA_N - 1), pen[lr_int(r, 3)]);
+    break;
+  default: /* a penalty change */
+    x = lr_pick(r, 1);
+    ck_assert_ptr_nonnull(x);
+    lr_set_penalty(r, x, x->penalty == 1 ? 1.05 : 1);
+    break;
+  }
+}
+
 /* local_auto_switch's run; with cabinet, every flow also crosses a link of capacity 1e6
  * (never the bottleneck: a cabinet switch's uplink, ~200 flows on it, the chain's links
  * ~3 each): the mean density over the links in use stays about 5 elements, so the
@@ -1542,27 +1566,9 @@ static void la_run(int cabinet) {
   for (int i = 0; i + 1 < LA_N; i++)
     la_new(r, i, pen[lr_int(r, 3)]);
   int small = 0; /* local solves that handed out fewer than 128 variables */
-  for (int solve = 1; solve <= 64; solve++) {
-    if (solve > 1) {
-      lr_var *x;
-      switch (solve % 3) {
-      case 0: /* free a live variable */
-        x = lr_pick(r, 1);
-        ck_assert_ptr_nonnull(x);
-        lmm_var_free(r->l, x->l);
-        lmm_var_free(r->e, x->e);
-        x->l = x->e = NULL;
-        break;
-      case 1: /* a new flow somewhere on the chain */
-        la_new(r, lr_int(r, LA_N - 1), pen[lr_int(r, 3)]);
-        break;
-      default: /* a penalty change */
-        x = lr_pick(r, 1);
-        ck_assert_ptr_nonnull(x);
-        lr_set_penalty(r, x, x->penalty == 1 ? 1.05 : 1);
-        break;
-      }
-    }
+  for (int solve = 1; solve <= 320; solve++) {
+    if (solve > 1)
+      la_change(r, solve);
     la_check(r, solve);
     ck_assert_msg(lmm_local_on(r->l) == (solve >= 32), "solve %d: lmm_local_on %d", solve,
                   lmm_local_on(r->l));
@@ -1575,6 +1581,40 @@ static void la_run(int cabinet) {
   ck_assert_int_gt(small, 0);
   lr_close(r);
 }
+
+/* The automatic mode leaves local mode when local solves do not pay: la_run's chain, every
+ * flow also on a cabinet link of capacity 5,000 that holds many of them but not all (no
+ * group), so that each change moves the shares of most flows. After 32 large component
+ * solves the automatic mode goes to local mode; its 256 first local solves re-solve on
+ * average more than half the constraints of those component solves, so from the next
+ * solve on it is back to component solves for good. Values and listings equal a
+ * from-scratch solve before, during and after (lr_solve_check). */
+START_TEST(local_auto_back) {
+  static const double pen[] = {1, 1.05, 0.95};
+  lr_sys *r = lr_open(43, 2);
+  r->nc = LA_N + 1;
+  for (int i = 0; i < r->nc; i++) {
+    r->cbound[i] = i < LA_N ? 100 + lr_rnd(r) : 5000;
+    r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
+    r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
+  }
+  for (int i = 0; i + 1 < LA_N; i++)
+    la_new(r, i, pen[lr_int(r, 3)]);
+  int first = 0; /* the first solve in local mode */
+  for (int solve = 1; solve <= 360; solve++) {
+    if (solve > 1)
+      la_change(r, solve);
+    lr_solve_check(r);
+    if (!first && lmm_local_on(r->l))
+      first = solve;
+    ck_assert_msg(lmm_local_on(r->l) == (first && solve < first + 257), "solve %d (local from %d): lmm_local_on %d",
+                  solve, first, lmm_local_on(r->l));
+    ck_assert_msg(!lmm_class_on(r->l), "solve %d: class mode", solve);
+  }
+  ck_assert_int_gt(first, 32);
+  lr_close(r);
+}
+END_TEST
 
 START_TEST(local_auto_switch) { la_run(0); }
 END_TEST
@@ -1914,6 +1954,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_bundle_level);
   tcase_add_test(inc, local_auto_switch);
   tcase_add_test(inc, local_auto_cabinet);
+  tcase_add_test(inc, local_auto_back);
   tcase_add_test(inc, local_auto_small);
   tcase_add_test(inc, local_fatpipe_frozen_top);
   tcase_add_test(inc, local_fatpipe_bound_below);
