@@ -27,7 +27,9 @@
  * fixed at their bound as classes of their own, as SimGrid fixes only those. After the
  * filling, the classes made since the last solve (newcls, split parts) merge into the
  * largest class fixed by the same iteration (same level); older classes stay apart even at
- * one level, so that a tie that comes and goes moves no variable back and forth.
+ * one level, so that a tie that comes and goes moves no variable back and forth. A merge
+ * moves whole edges: an edge of the new class on a constraint where the other class has one
+ * hands over its list and its sums at once (its elements only learn their new edge).
  *
  * A solve covers every constraint with an edge (the flows of a dense collective form one
  * component: no walk). Constraints' levels only rise during a filling (fixing a class at the
@@ -38,8 +40,10 @@
  * solve's to rounding (the sums are taken per class; symmetric constraints tie, or not, as
  * the per-variable sums do, which changes how many iterations and classes there are, not the
  * values): not bit for bit the exact mode's. The sums of a / p are compensated running sums
- * (Neumaier), correct to about an ulp whatever came and went, so that levels equal in exact
- * arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
+ * (Neumaier), correct to about an ulp whatever came and went (a merge adds both parts of an
+ * edge's sum to the other edge's: still about an ulp; an element that moves between two
+ * edges on one constraint leaves the constraint's sum cw as it is), so that levels equal
+ * in exact arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
  * saturated with another fixes all its variables, one saturated just after only those left
  * (SimGrid's rule), so a tie must not depend on the history of a sum.
  *
@@ -247,21 +251,59 @@ static void edge_fp_rescan(lmm_edge *e) {
   }
 }
 
-/* e's sum moves by d (its class side and its constraint's sum follow); exactly 0 once it
- * has no element with a > 0. */
-static void edge_sum(lmm_edge *e, double d) {
-  lmm_chot *h = kside(e);
-  double old = h->w;
-  if (h->npos == 0)
-    e->ws = (lmm_ksum){0.0, 0.0};
-  else
-    ksum_add(&e->ws, d);
-  h->w = h->npos ? dmax(ksum_val(&e->ws), 0.0) : 0.0;
-  cw_add(e->c, h->npos ? d : -old);
+/* FATPIPE e: an element with a / p = ap > 0 joins / left (x already off e's list). */
+static void fp_gain(lmm_edge *e, double ap) {
+  if (ap > e->fpmax)
+    e->fpmax = ap, e->fpcnt = 1;
+  else if (ap == e->fpmax)
+    e->fpcnt++;
+}
+static void fp_lose(lmm_edge *e, double ap) {
+  if (ap == e->fpmax && --e->fpcnt == 0)
+    edge_fp_rescan(e);
 }
 
-/* x joins edge e. */
-static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
+/* e's sums gain an element with a > 0 and a / p = ap: its npos (both sides; c's counts when
+ * it leaves 0), its running sum and w, its FATPIPE max. */
+static inline void edge_gain(lmm_system *s, lmm_edge *e, double ap) {
+  lmm_chot *h = kside(e);
+  cside(e)->npos = ++h->npos;
+  if (h->npos == 1)
+    npos_edge(s, e, 1);
+  ksum_add(&e->ws, ap);
+  h->w = dmax(ksum_val(&e->ws), 0.0);
+  if (e->c->fatpipe)
+    fp_gain(e, ap);
+}
+
+/* e had no element with a > 0 left: w is exactly 0, and so is its running sum. Returns the
+ * w it had. */
+static double edge_zero(lmm_system *s, lmm_edge *e) {
+  lmm_chot *h = kside(e);
+  double old = h->w;
+  npos_edge(s, e, -1);
+  e->ws = (lmm_ksum){0.0, 0.0};
+  h->w = 0.0;
+  e->fpmax = 0.0;
+  e->fpcnt = 0;
+  return old;
+}
+
+/* The reverse of edge_gain; returns the change of e's w as c's sum (cw) takes it. */
+static inline double edge_lose(lmm_system *s, lmm_edge *e, double ap) {
+  lmm_chot *h = kside(e);
+  cside(e)->npos = --h->npos;
+  if (h->npos == 0)
+    return -edge_zero(s, e);
+  ksum_add(&e->ws, -ap);
+  h->w = dmax(ksum_val(&e->ws), 0.0);
+  if (e->c->fatpipe)
+    fp_lose(e, ap);
+  return -ap;
+}
+
+/* x goes on e's list (first) / off its edge's list. */
+static inline void elem_link(lmm_edge *e, lmm_elem *x) {
   x->edge = e;
   x->ac_prev = NULL;
   x->ac_next = e->head;
@@ -269,24 +311,8 @@ static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
     e->head->ac_prev = x;
   e->head = x;
   e->n++;
-  if (x->weight <= 0)
-    return;
-  lmm_chot *h = kside(e);
-  cside(e)->npos = ++h->npos;
-  if (h->npos == 1)
-    npos_edge(s, e, 1);
-  double ap = x->weight / x->var->penalty;
-  edge_sum(e, ap);
-  if (e->c->fatpipe) {
-    if (ap > e->fpmax)
-      e->fpmax = ap, e->fpcnt = 1;
-    else if (ap == e->fpmax)
-      e->fpcnt++;
-  }
 }
-
-/* x leaves its edge, which goes when empty. */
-static void edge_del(lmm_system *s, lmm_elem *x) {
+static inline void elem_unlink(lmm_elem *x) {
   lmm_edge *e = x->edge;
   if (x->ac_prev)
     x->ac_prev->ac_next = x->ac_next;
@@ -296,20 +322,41 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
     x->ac_next->ac_prev = x->ac_prev;
   x->ac_prev = x->ac_next = NULL;
   x->edge = NULL;
+  e->n--;
+}
+
+/* x joins edge e. */
+static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
+  elem_link(e, x);
   if (x->weight > 0) {
-    lmm_chot *h = kside(e);
     double ap = x->weight / x->var->penalty;
-    cside(e)->npos = --h->npos;
-    edge_sum(e, -ap);
-    if (h->npos == 0) {
-      npos_edge(s, e, -1);
-      e->fpmax = 0.0;
-      e->fpcnt = 0;
-    } else if (e->c->fatpipe && ap == e->fpmax && --e->fpcnt == 0) {
-      edge_fp_rescan(e);
-    }
+    edge_gain(s, e, ap);
+    cw_add(e->c, ap);
   }
-  if (--e->n == 0)
+}
+
+/* x leaves its edge, which goes when empty. */
+static void edge_del(lmm_system *s, lmm_elem *x) {
+  lmm_edge *e = x->edge;
+  elem_unlink(x);
+  if (x->weight > 0)
+    cw_add(e->c, edge_lose(s, e, x->weight / x->var->penalty));
+  if (e->n == 0)
+    edge_unlink(s, e);
+}
+
+/* x moves from its edge to f, on the same constraint: c's sum of w is unchanged (no cw
+ * update), and its count of edges with npos > 0 never passes through 0 (f gains first). */
+static void edge_move(lmm_system *s, lmm_elem *x, lmm_edge *f) {
+  lmm_edge *e = x->edge;
+  elem_unlink(x);
+  elem_link(f, x);
+  if (x->weight > 0) {
+    double ap = x->weight / x->var->penalty;
+    edge_gain(s, f, ap);
+    edge_lose(s, e, ap);
+  }
+  if (e->n == 0)
     edge_unlink(s, e);
 }
 
@@ -337,10 +384,8 @@ static void member_del(lmm_class *k, lmm_var *v) {
 /* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed. */
 static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
   member_del(v->cls, v);
-  for (lmm_elem *x = v->elems; x; x = x->var_next) {
-    edge_del(s, x);
-    edge_add(s, edge_for(s, k, x->cnst), x);
-  }
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    edge_move(s, x, edge_for(s, k, x->cnst));
   member_add(k, v);
   lmm_dirty_add(s, v);
   s->c_moved++;
@@ -729,6 +774,34 @@ static void fill(lmm_system *s) {
  * After the filling: merges, reporting
  * ====================================================================== */
 
+/* Edge e's elements join f (same constraint, another class), e goes: its list goes in front
+ * of f's, its running sum (both parts) is added to f's, its npos and FATPIPE max join f's.
+ * c's sum of w is unchanged; its count of edges with npos > 0 loses e's if both counted. */
+static void edge_splice(lmm_system *s, lmm_edge *e, lmm_edge *f) {
+  lmm_elem *tail = e->head;
+  for (lmm_elem *x = e->head; x; x = x->ac_next)
+    x->edge = f, tail = x;
+  tail->ac_next = f->head;
+  if (f->head)
+    f->head->ac_prev = tail;
+  f->head = e->head;
+  f->n += e->n;
+  lmm_chot *he = kside(e), *hf = kside(f);
+  if (he->npos > 0) {
+    if (hf->npos > 0)
+      e->c->n_pos--; /* never to 0: f's counts */
+    cside(f)->npos = hf->npos += he->npos;
+    ksum_add(&f->ws, e->ws.s);
+    ksum_add(&f->ws, e->ws.c);
+    hf->w = dmax(ksum_val(&f->ws), 0.0);
+    if (e->fpmax > f->fpmax)
+      f->fpmax = e->fpmax, f->fpcnt = e->fpcnt;
+    else if (e->fpmax == f->fpmax)
+      f->fpcnt += e->fpcnt;
+  }
+  edge_unlink(s, e);
+}
+
 /* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
  * same constraints (their elements move) or become k's; o's members are listed. */
 static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
@@ -739,11 +812,7 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
     lmm_edge *f = c->tmp_edge;
     int covering = kc && e->cov == o->cov;
     if (f && f->k == k && f->c == c) {
-      for (lmm_elem *x = e->head, *xn; x; x = xn) { /* e goes with its last element */
-        xn = x->ac_next;
-        edge_del(s, x);
-        edge_add(s, f, x);
-      }
+      edge_splice(s, e, f);
       if (covering && f->cov != kc)
         f->cov = kc, k->ncov++;
       continue;
