@@ -499,7 +499,7 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
   if (c->light < 0)
     return 0;
   if (c->n_act == 0 || !double_positive(c->usage, s->precision) ||
-      !double_positive(c->remaining, c->bound * s->precision)) {
+      !double_positive(c->remaining, c->eps)) {
     c->light = -1;
     return 0;
   }
@@ -561,14 +561,15 @@ static void init_lights(lmm_system *s) {
     c->cmark = s->csolve;
     c->light = -1;
     c->remaining = c->bound;
+    c->eps = c->bound * s->precision;
     c->n_act = c->n_pos;
     if (c->fatpipe)
       fp_usage(s, c);
     else
       c->usage = c->cw;
-    if (!(c->usage > 0) || !double_positive(c->remaining, c->bound * s->precision))
+    if (!(c->usage > 0) || !double_positive(c->remaining, c->eps))
       continue;
-    c->light = 0;
+    c->light = c->fatpipe != 0;
     s->lh[s->n_lh++] = (light){lvl(c), c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
@@ -686,7 +687,8 @@ static void queue_saturated(lmm_system *s) {
   }
 }
 
-/* Fixes class k at level m: takes m w off each constraint it uses. */
+/* Fixes class k at level m: takes m w off each constraint it uses that is still in the
+ * filling (light >= 0: light is its fatpipe flag; n_act is read only then). */
 static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->cov = 0; /* its covering edges: mark_covering (none when a bound fixes it) */
   k->level = m;
@@ -694,17 +696,15 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->it = it;
   GROW(s->ccls, s->ccls_cap, s->n_ccls + 1);
   s->ccls[s->n_ccls++] = k;
-  for (size_t i = 0; i < k->nhot; i++) {
-    const lmm_chot *h = &k->hot[i];
+  const double prec = s->precision;
+  for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
     lmm_cnst *c = h->c;
-    if (h->npos == 0) /* else c is used, hence initialised by this solve */
+    if (h->npos == 0 || c->light < 0) /* npos > 0: c is used, initialised by this solve */
       continue;
     c->n_act--;
-    if (c->light < 0)
-      continue;
-    if (!c->fatpipe) {
-      double_update(&c->remaining, m * h->w, c->bound * s->precision);
-      double_update(&c->usage, h->w, s->precision);
+    if (c->light == 0) {
+      double_update(&c->remaining, m * h->w, c->eps);
+      double_update(&c->usage, h->w, prec);
     } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
       fp_usage(s, c);
     }

@@ -137,8 +137,10 @@ struct lmm_cnst {
   double remaining;              /* solver: capacity not yet given to fixed variables */
   double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
   int fatpipe;                   /* max instead of sum */
-  int light;                     /* solver: index in the light table, -1 if not there */
+  int light;                     /* solver: index in the light table, -1 if not there
+                                    (class solve: -1 out of the filling, else fatpipe != 0) */
   size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
+  double eps;                    /* class solve: bound x precision (remaining's snap) */
   uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
