@@ -458,19 +458,35 @@ void lmm_cls_free(lmm_system *s, lmm_var *v) {
 static int lh_less(const light *a, const light *b) { return a->level < b->level; }
 
 static void lh_down(lmm_system *s, size_t i) {
-  light x = s->lh[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= s->n_lh)
-      break;
-    if (c + 1 < s->n_lh && lh_less(&s->lh[c + 1], &s->lh[c]))
+  light *h = s->lh, x = h[i];
+  const size_t n = s->n_lh;
+  for (size_t c; (c = 2 * i + 1) < n; i = c) {
+    if (c + 1 < n && lh_less(&h[c + 1], &h[c]))
       c++;
-    if (!lh_less(&s->lh[c], &x))
+    if (!lh_less(&h[c], &x))
       break;
-    s->lh[i] = s->lh[c];
-    i = c;
+    h[i] = h[c];
   }
-  s->lh[i] = x;
+  h[i] = x;
+}
+
+/* x replaces the top (the top popped, or stale): the hole goes down along the smaller
+ * children to the bottom, one comparison per level, then x goes up from there (Floyd's
+ * order: a top entry mostly belongs near the bottom). */
+static void lh_top(lmm_system *s, light x) {
+  light *h = s->lh;
+  const size_t n = s->n_lh;
+  size_t i = 0;
+  for (size_t c; (c = 2 * i + 1) < n; i = c) {
+    if (c + 1 < n && lh_less(&h[c + 1], &h[c]))
+      c++;
+    h[i] = h[c];
+  }
+  while (i > 0 && lh_less(&x, &h[(i - 1) / 2])) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = x;
 }
 
 /* c's level now (computed when it reaches the top of the heap, not at each change). */
@@ -488,9 +504,9 @@ static void lh_push(lmm_system *s, lmm_cnst *c) {
 }
 
 static void lh_pop(lmm_system *s) {
-  s->lh[0] = s->lh[--s->n_lh];
+  light x = s->lh[--s->n_lh];
   if (s->n_lh > 0)
-    lh_down(s, 0);
+    lh_top(s, x);
 }
 
 /* Whether c still takes part: some unfixed class, capacity and usage left. A constraint
