@@ -34,7 +34,15 @@
  * A solve covers every constraint with an edge (the flows of a dense collective form one
  * component: no walk). Constraints' levels only rise during a filling (fixing a class at the
  * minimum level m leaves remaining / usage >= m), so the lights are a lazy heap: an entry
- * whose level rose is pushed again when it reaches the top. Cost per solve: O(constraints +
+ * whose level rose is pushed again when it reaches the top. A constraint whose level at the
+ * start is above DEFER_RATIO x the last solve's top level is left out (links that hold no
+ * flow back): fixing a class skips it, and it is not on the heap. Levels only rise, so it
+ * can neither be the minimum nor tie with it while the filling's level stays below its
+ * start; when the level comes near (DEFER_GAP covers rounding), or the heap empties, every
+ * left-out constraint comes in: the fixed classes' takes are replayed on it in the order
+ * they happened, so that its remaining and usage are the very numbers the filling would
+ * have given it (only the heap's order among equal levels may differ). Cost per solve:
+ * O(constraints +
  * edges of the classes fixed + (iterations + stale entries) log constraints + elements of
  * partly covered edges + elements of the variables that move). Values equal a per-variable
  * solve's to rounding (the sums are taken per class; symmetric constraints tie, or not, as
@@ -58,6 +66,11 @@
 #include <stdio.h>
 
 #define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
+#ifndef DEFER_RATIO
+#define DEFER_RATIO 1.25 /* left out: constraints starting above this x the last top level */
+#endif
+#define DEFER_GAP 1e-9 /* relative: a level's rounding below where it started (see defer_in) */
+#define DEFERRED (-2)   /* a constraint's light while left out */
 
 /* ======================================================================
  * Ids (level indices), classes
@@ -67,6 +80,7 @@ void lmm_cls_init(lmm_system *s) {
   s->cls_on = 1;
   pool_init(&s->cls_pool, sizeof(lmm_class));
   pool_init(&s->edge_pool, sizeof(lmm_edge));
+  s->defer_next = INFINITY;
 }
 
 void lmm_cls_destroy(lmm_system *s) {
@@ -88,6 +102,7 @@ void lmm_cls_destroy(lmm_system *s) {
   free(s->used);
   free(s->lh);
   free(s->satc2);
+  free(s->defer);
   free(s->ccls);
   free(s->cq);
   free(s->lev_out);
@@ -455,6 +470,8 @@ void lmm_cls_free(lmm_system *s, lmm_var *v) {
  * The lights: a lazy heap of (level, constraint)
  * ====================================================================== */
 
+static void fp_usage(const lmm_system *s, lmm_cnst *c);
+
 static int lh_less(const light *a, const light *b) { return a->level < b->level; }
 
 static void lh_down(lmm_system *s, size_t i) {
@@ -522,6 +539,43 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
   return 1;
 }
 
+/* The left-out constraints come in (defer_in): each one gets what the classes fixed so far
+ * took off it, in the order they were fixed (ccls), so that its remaining and usage are
+ * the very numbers it would have had in the filling; its count of unfixed classes' edges
+ * and, FATPIPE, its max are taken afresh. It then goes on the heap if still alive. */
+static void defer_replay(lmm_system *s) {
+  const double prec = s->precision;
+  for (size_t i = 0; i < s->n_ccls; i++) {
+    const lmm_class *k = s->ccls[i];
+    for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
+      lmm_cnst *c = h->c;
+      if (h->npos == 0 || c->light != DEFERRED)
+        continue;
+      c->n_act--;
+      if (!c->fatpipe) {
+        double_update(&c->remaining, k->level * h->w, c->eps);
+        double_update(&c->usage, h->w, prec);
+      }
+    }
+  }
+}
+
+static void defer_in(lmm_system *s) {
+  for (size_t i = 0; i < s->n_defer; i++)
+    s->defer[i]->n_act = s->defer[i]->n_pos;
+  defer_replay(s);
+  for (size_t i = 0; i < s->n_defer; i++) {
+    lmm_cnst *c = s->defer[i];
+    c->light = c->fatpipe != 0;
+    if (c->fatpipe)
+      fp_usage(s, c);
+    if (light_alive(s, c))
+      lh_push(s, c);
+  }
+  s->n_defer = 0;
+  s->defer_at = INFINITY;
+}
+
 /* The minimum level m, its constraints popped into satc2 (those within TIE of m: the class
  * sums are running sums, so a level equal to another in a per-variable solve may come out
  * an ulp off here; a FATPIPE constraint missing the tie of its first saturation would then
@@ -530,7 +584,11 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
 static double lh_min(lmm_system *s) {
   s->n_satc2 = 0;
   double m = -1;
-  while (s->n_lh > 0) {
+  while (s->n_lh > 0 || (m < 0 && s->n_defer > 0)) {
+    if (s->n_lh == 0) { /* only left-out constraints are left */
+      defer_in(s);
+      continue;
+    }
     light top = s->lh[0];
     if (!light_alive(s, top.cnst)) {
       lh_pop(s);
@@ -544,6 +602,10 @@ static double lh_min(lmm_system *s) {
     }
     if (m >= 0 && !(top.level <= m * (1 + TIE)))
       break;
+    if (m < 0 && s->n_defer > 0 && top.level * (1 + TIE) * (1 + DEFER_GAP) >= s->defer_at) {
+      defer_in(s); /* a left-out constraint may tie with the top or be below it */
+      continue;
+    }
     if (m < 0)
       m = top.level;
     lh_pop(s);
@@ -570,7 +632,8 @@ static void fp_usage(const lmm_system *s, lmm_cnst *c) {
 
 /* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
 static void init_lights(lmm_system *s) {
-  s->n_lh = 0;
+  s->n_lh = s->n_defer = 0;
+  s->defer_at = s->defer_next;
   GROW(s->lh, s->lh_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
@@ -586,7 +649,14 @@ static void init_lights(lmm_system *s) {
     if (!(c->usage > 0) || !double_positive(c->remaining, c->eps))
       continue;
     c->light = c->fatpipe != 0;
-    s->lh[s->n_lh++] = (light){lvl(c), c};
+    double l = lvl(c);
+    if (l > s->defer_at) {
+      c->light = DEFERRED;
+      GROW(s->defer, s->defer_cap, s->n_defer + 1);
+      s->defer[s->n_defer++] = c;
+      continue;
+    }
+    s->lh[s->n_lh++] = (light){l, c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
     lh_down(s, i);
@@ -771,7 +841,9 @@ static int fix_bounds(lmm_system *s, double m) {
 /* Stops when every class is fixed (the constraints left are dead entries of the heap). */
 static void fill(lmm_system *s) {
   long it = 0;
+  double top = 0.0;
   for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
+    top = m;
     queue_saturated(s);
     s->cov_base = s->cov_stamp;
     s->cur_it = it;
@@ -784,6 +856,7 @@ static void fill(lmm_system *s) {
       if (light_alive(s, s->satc2[i]))
         lh_push(s, s->satc2[i]);
   }
+  s->defer_next = top > 0 ? top * DEFER_RATIO : INFINITY;
 }
 
 /* ======================================================================
