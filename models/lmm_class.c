@@ -228,18 +228,21 @@ static void kslot_del(lmm_edge *e) {
   k->hot[e->ki].e->ki = e->ki;
 }
 
-/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
- * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
-static lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
-  lmm_edge *e = c->tmp_edge;
-  if (e && e->k == k && e->c == c)
-    return e;
-  e = pool_get(&s->edge_pool);
+/* A new edge of class k on c, made c's tmp_edge. */
+static lmm_edge *edge_make(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = pool_get(&s->edge_pool);
   e->k = k;
   e->c = c;
   hot_add(s, e);
   c->tmp_edge = e;
   return e;
+}
+
+/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
+ * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
+static inline lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = c->tmp_edge;
+  return e && e->k == k && e->c == c ? e : edge_make(s, k, c);
 }
 
 static void edge_unlink(lmm_system *s, lmm_edge *e) {
