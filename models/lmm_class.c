@@ -27,19 +27,31 @@
  * fixed at their bound as classes of their own, as SimGrid fixes only those. After the
  * filling, the classes made since the last solve (newcls, split parts) merge into the
  * largest class fixed by the same iteration (same level); older classes stay apart even at
- * one level, so that a tie that comes and goes moves no variable back and forth.
+ * one level, so that a tie that comes and goes moves no variable back and forth. A merge
+ * moves whole edges: an edge of the new class on a constraint where the other class has one
+ * hands over its list and its sums at once (its elements only learn their new edge).
  *
  * A solve covers every constraint with an edge (the flows of a dense collective form one
  * component: no walk). Constraints' levels only rise during a filling (fixing a class at the
  * minimum level m leaves remaining / usage >= m), so the lights are a lazy heap: an entry
- * whose level rose is pushed again when it reaches the top. Cost per solve: O(constraints +
+ * whose level rose is pushed again when it reaches the top. A constraint whose level at the
+ * start is above DEFER_RATIO x the last solve's top level is left out (links that hold no
+ * flow back): fixing a class skips it, and it is not on the heap. Levels only rise, so it
+ * can neither be the minimum nor tie with it while the filling's level stays below its
+ * start; when the level comes near (DEFER_GAP covers rounding), or the heap empties, every
+ * left-out constraint comes in: the fixed classes' takes are replayed on it in the order
+ * they happened, so that its remaining and usage are the very numbers the filling would
+ * have given it (only the heap's order among equal levels may differ). Cost per solve:
+ * O(constraints +
  * edges of the classes fixed + (iterations + stale entries) log constraints + elements of
  * partly covered edges + elements of the variables that move). Values equal a per-variable
  * solve's to rounding (the sums are taken per class; symmetric constraints tie, or not, as
  * the per-variable sums do, which changes how many iterations and classes there are, not the
  * values): not bit for bit the exact mode's. The sums of a / p are compensated running sums
- * (Neumaier), correct to about an ulp whatever came and went, so that levels equal in exact
- * arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
+ * (Neumaier), correct to about an ulp whatever came and went (a merge adds both parts of an
+ * edge's sum to the other edge's: still about an ulp; an element that moves between two
+ * edges on one constraint leaves the constraint's sum cw as it is), so that levels equal
+ * in exact arithmetic come out equal, or within a few ulps, which tie (TIE): a FATPIPE constraint
  * saturated with another fixes all its variables, one saturated just after only those left
  * (SimGrid's rule), so a tie must not depend on the history of a sum.
  *
@@ -54,6 +66,11 @@
 #include <stdio.h>
 
 #define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
+#ifndef DEFER_RATIO
+#define DEFER_RATIO 1.25 /* left out: constraints starting above this x the last top level */
+#endif
+#define DEFER_GAP 1e-9 /* relative: a level's rounding below where it started (see defer_in) */
+#define DEFERRED (-2)   /* a constraint's light while left out */
 
 /* ======================================================================
  * Ids (level indices), classes
@@ -63,6 +80,7 @@ void lmm_cls_init(lmm_system *s) {
   s->cls_on = 1;
   pool_init(&s->cls_pool, sizeof(lmm_class));
   pool_init(&s->edge_pool, sizeof(lmm_edge));
+  s->defer_next = INFINITY;
 }
 
 void lmm_cls_destroy(lmm_system *s) {
@@ -84,6 +102,7 @@ void lmm_cls_destroy(lmm_system *s) {
   free(s->used);
   free(s->lh);
   free(s->satc2);
+  free(s->defer);
   free(s->ccls);
   free(s->cq);
   free(s->lev_out);
@@ -209,18 +228,21 @@ static void kslot_del(lmm_edge *e) {
   k->hot[e->ki].e->ki = e->ki;
 }
 
-/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
- * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
-static lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
-  lmm_edge *e = c->tmp_edge;
-  if (e && e->k == k && e->c == c)
-    return e;
-  e = pool_get(&s->edge_pool);
+/* A new edge of class k on c, made c's tmp_edge. */
+static lmm_edge *edge_make(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = pool_get(&s->edge_pool);
   e->k = k;
   e->c = c;
   hot_add(s, e);
   c->tmp_edge = e;
   return e;
+}
+
+/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
+ * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
+static inline lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = c->tmp_edge;
+  return e && e->k == k && e->c == c ? e : edge_make(s, k, c);
 }
 
 static void edge_unlink(lmm_system *s, lmm_edge *e) {
@@ -247,21 +269,59 @@ static void edge_fp_rescan(lmm_edge *e) {
   }
 }
 
-/* e's sum moves by d (its class side and its constraint's sum follow); exactly 0 once it
- * has no element with a > 0. */
-static void edge_sum(lmm_edge *e, double d) {
-  lmm_chot *h = kside(e);
-  double old = h->w;
-  if (h->npos == 0)
-    e->ws = (lmm_ksum){0.0, 0.0};
-  else
-    ksum_add(&e->ws, d);
-  h->w = h->npos ? dmax(ksum_val(&e->ws), 0.0) : 0.0;
-  cw_add(e->c, h->npos ? d : -old);
+/* FATPIPE e: an element with a / p = ap > 0 joins / left (x already off e's list). */
+static void fp_gain(lmm_edge *e, double ap) {
+  if (ap > e->fpmax)
+    e->fpmax = ap, e->fpcnt = 1;
+  else if (ap == e->fpmax)
+    e->fpcnt++;
+}
+static void fp_lose(lmm_edge *e, double ap) {
+  if (ap == e->fpmax && --e->fpcnt == 0)
+    edge_fp_rescan(e);
 }
 
-/* x joins edge e. */
-static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
+/* e's sums gain an element with a > 0 and a / p = ap: its npos (both sides; c's counts when
+ * it leaves 0), its running sum and w, its FATPIPE max. */
+static inline void edge_gain(lmm_system *s, lmm_edge *e, double ap) {
+  lmm_chot *h = kside(e);
+  cside(e)->npos = ++h->npos;
+  if (h->npos == 1)
+    npos_edge(s, e, 1);
+  ksum_add(&e->ws, ap);
+  h->w = dmax(ksum_val(&e->ws), 0.0);
+  if (e->c->fatpipe)
+    fp_gain(e, ap);
+}
+
+/* e had no element with a > 0 left: w is exactly 0, and so is its running sum. Returns the
+ * w it had. */
+static double edge_zero(lmm_system *s, lmm_edge *e) {
+  lmm_chot *h = kside(e);
+  double old = h->w;
+  npos_edge(s, e, -1);
+  e->ws = (lmm_ksum){0.0, 0.0};
+  h->w = 0.0;
+  e->fpmax = 0.0;
+  e->fpcnt = 0;
+  return old;
+}
+
+/* The reverse of edge_gain; returns the change of e's w as c's sum (cw) takes it. */
+static inline double edge_lose(lmm_system *s, lmm_edge *e, double ap) {
+  lmm_chot *h = kside(e);
+  cside(e)->npos = --h->npos;
+  if (h->npos == 0)
+    return -edge_zero(s, e);
+  ksum_add(&e->ws, -ap);
+  h->w = dmax(ksum_val(&e->ws), 0.0);
+  if (e->c->fatpipe)
+    fp_lose(e, ap);
+  return -ap;
+}
+
+/* x goes on e's list (first) / off its edge's list. */
+static inline void elem_link(lmm_edge *e, lmm_elem *x) {
   x->edge = e;
   x->ac_prev = NULL;
   x->ac_next = e->head;
@@ -269,24 +329,8 @@ static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
     e->head->ac_prev = x;
   e->head = x;
   e->n++;
-  if (x->weight <= 0)
-    return;
-  lmm_chot *h = kside(e);
-  cside(e)->npos = ++h->npos;
-  if (h->npos == 1)
-    npos_edge(s, e, 1);
-  double ap = x->weight / x->var->penalty;
-  edge_sum(e, ap);
-  if (e->c->fatpipe) {
-    if (ap > e->fpmax)
-      e->fpmax = ap, e->fpcnt = 1;
-    else if (ap == e->fpmax)
-      e->fpcnt++;
-  }
 }
-
-/* x leaves its edge, which goes when empty. */
-static void edge_del(lmm_system *s, lmm_elem *x) {
+static inline void elem_unlink(lmm_elem *x) {
   lmm_edge *e = x->edge;
   if (x->ac_prev)
     x->ac_prev->ac_next = x->ac_next;
@@ -296,20 +340,41 @@ static void edge_del(lmm_system *s, lmm_elem *x) {
     x->ac_next->ac_prev = x->ac_prev;
   x->ac_prev = x->ac_next = NULL;
   x->edge = NULL;
+  e->n--;
+}
+
+/* x joins edge e. */
+static void edge_add(lmm_system *s, lmm_edge *e, lmm_elem *x) {
+  elem_link(e, x);
   if (x->weight > 0) {
-    lmm_chot *h = kside(e);
     double ap = x->weight / x->var->penalty;
-    cside(e)->npos = --h->npos;
-    edge_sum(e, -ap);
-    if (h->npos == 0) {
-      npos_edge(s, e, -1);
-      e->fpmax = 0.0;
-      e->fpcnt = 0;
-    } else if (e->c->fatpipe && ap == e->fpmax && --e->fpcnt == 0) {
-      edge_fp_rescan(e);
-    }
+    edge_gain(s, e, ap);
+    cw_add(e->c, ap);
   }
-  if (--e->n == 0)
+}
+
+/* x leaves its edge, which goes when empty. */
+static void edge_del(lmm_system *s, lmm_elem *x) {
+  lmm_edge *e = x->edge;
+  elem_unlink(x);
+  if (x->weight > 0)
+    cw_add(e->c, edge_lose(s, e, x->weight / x->var->penalty));
+  if (e->n == 0)
+    edge_unlink(s, e);
+}
+
+/* x moves from its edge to f, on the same constraint: c's sum of w is unchanged (no cw
+ * update), and its count of edges with npos > 0 never passes through 0 (f gains first). */
+static void edge_move(lmm_system *s, lmm_elem *x, lmm_edge *f) {
+  lmm_edge *e = x->edge;
+  elem_unlink(x);
+  elem_link(f, x);
+  if (x->weight > 0) {
+    double ap = x->weight / x->var->penalty;
+    edge_gain(s, f, ap);
+    edge_lose(s, e, ap);
+  }
+  if (e->n == 0)
     edge_unlink(s, e);
 }
 
@@ -337,10 +402,8 @@ static void member_del(lmm_class *k, lmm_var *v) {
 /* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed. */
 static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
   member_del(v->cls, v);
-  for (lmm_elem *x = v->elems; x; x = x->var_next) {
-    edge_del(s, x);
-    edge_add(s, edge_for(s, k, x->cnst), x);
-  }
+  for (lmm_elem *x = v->elems; x; x = x->var_next)
+    edge_move(s, x, edge_for(s, k, x->cnst));
   member_add(k, v);
   lmm_dirty_add(s, v);
   s->c_moved++;
@@ -410,22 +473,40 @@ void lmm_cls_free(lmm_system *s, lmm_var *v) {
  * The lights: a lazy heap of (level, constraint)
  * ====================================================================== */
 
+static void fp_usage(const lmm_system *s, lmm_cnst *c);
+
 static int lh_less(const light *a, const light *b) { return a->level < b->level; }
 
 static void lh_down(lmm_system *s, size_t i) {
-  light x = s->lh[i];
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= s->n_lh)
-      break;
-    if (c + 1 < s->n_lh && lh_less(&s->lh[c + 1], &s->lh[c]))
+  light *h = s->lh, x = h[i];
+  const size_t n = s->n_lh;
+  for (size_t c; (c = 2 * i + 1) < n; i = c) {
+    if (c + 1 < n && lh_less(&h[c + 1], &h[c]))
       c++;
-    if (!lh_less(&s->lh[c], &x))
+    if (!lh_less(&h[c], &x))
       break;
-    s->lh[i] = s->lh[c];
-    i = c;
+    h[i] = h[c];
   }
-  s->lh[i] = x;
+  h[i] = x;
+}
+
+/* x replaces the top (the top popped, or stale): the hole goes down along the smaller
+ * children to the bottom, one comparison per level, then x goes up from there (Floyd's
+ * order: a top entry mostly belongs near the bottom). */
+static void lh_top(lmm_system *s, light x) {
+  light *h = s->lh;
+  const size_t n = s->n_lh;
+  size_t i = 0;
+  for (size_t c; (c = 2 * i + 1) < n; i = c) {
+    if (c + 1 < n && lh_less(&h[c + 1], &h[c]))
+      c++;
+    h[i] = h[c];
+  }
+  while (i > 0 && lh_less(&x, &h[(i - 1) / 2])) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = x;
 }
 
 /* c's level now (computed when it reaches the top of the heap, not at each change). */
@@ -443,9 +524,9 @@ static void lh_push(lmm_system *s, lmm_cnst *c) {
 }
 
 static void lh_pop(lmm_system *s) {
-  s->lh[0] = s->lh[--s->n_lh];
+  light x = s->lh[--s->n_lh];
   if (s->n_lh > 0)
-    lh_down(s, 0);
+    lh_top(s, x);
 }
 
 /* Whether c still takes part: some unfixed class, capacity and usage left. A constraint
@@ -454,11 +535,48 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
   if (c->light < 0)
     return 0;
   if (c->n_act == 0 || !double_positive(c->usage, s->precision) ||
-      !double_positive(c->remaining, c->bound * s->precision)) {
+      !double_positive(c->remaining, c->eps)) {
     c->light = -1;
     return 0;
   }
   return 1;
+}
+
+/* The left-out constraints come in (defer_in): each one gets what the classes fixed so far
+ * took off it, in the order they were fixed (ccls), so that its remaining and usage are
+ * the very numbers it would have had in the filling; its count of unfixed classes' edges
+ * and, FATPIPE, its max are taken afresh. It then goes on the heap if still alive. */
+static void defer_replay(lmm_system *s) {
+  const double prec = s->precision;
+  for (size_t i = 0; i < s->n_ccls; i++) {
+    const lmm_class *k = s->ccls[i];
+    for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
+      lmm_cnst *c = h->c;
+      if (h->npos == 0 || c->light != DEFERRED)
+        continue;
+      c->n_act--;
+      if (!c->fatpipe) {
+        double_update(&c->remaining, k->level * h->w, c->eps);
+        double_update(&c->usage, h->w, prec);
+      }
+    }
+  }
+}
+
+static void defer_in(lmm_system *s) {
+  for (size_t i = 0; i < s->n_defer; i++)
+    s->defer[i]->n_act = s->defer[i]->n_pos;
+  defer_replay(s);
+  for (size_t i = 0; i < s->n_defer; i++) {
+    lmm_cnst *c = s->defer[i];
+    c->light = c->fatpipe != 0;
+    if (c->fatpipe)
+      fp_usage(s, c);
+    if (light_alive(s, c))
+      lh_push(s, c);
+  }
+  s->n_defer = 0;
+  s->defer_at = INFINITY;
 }
 
 /* The minimum level m, its constraints popped into satc2 (those within TIE of m: the class
@@ -469,7 +587,11 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
 static double lh_min(lmm_system *s) {
   s->n_satc2 = 0;
   double m = -1;
-  while (s->n_lh > 0) {
+  while (s->n_lh > 0 || (m < 0 && s->n_defer > 0)) {
+    if (s->n_lh == 0) { /* only left-out constraints are left */
+      defer_in(s);
+      continue;
+    }
     light top = s->lh[0];
     if (!light_alive(s, top.cnst)) {
       lh_pop(s);
@@ -483,6 +605,10 @@ static double lh_min(lmm_system *s) {
     }
     if (m >= 0 && !(top.level <= m * (1 + TIE)))
       break;
+    if (m < 0 && s->n_defer > 0 && top.level * (1 + TIE) * (1 + DEFER_GAP) >= s->defer_at) {
+      defer_in(s); /* a left-out constraint may tie with the top or be below it */
+      continue;
+    }
     if (m < 0)
       m = top.level;
     lh_pop(s);
@@ -509,22 +635,31 @@ static void fp_usage(const lmm_system *s, lmm_cnst *c) {
 
 /* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
 static void init_lights(lmm_system *s) {
-  s->n_lh = 0;
+  s->n_lh = s->n_defer = 0;
+  s->defer_at = s->defer_next;
   GROW(s->lh, s->lh_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
     c->cmark = s->csolve;
     c->light = -1;
     c->remaining = c->bound;
+    c->eps = c->bound * s->precision;
     c->n_act = c->n_pos;
     if (c->fatpipe)
       fp_usage(s, c);
     else
       c->usage = c->cw;
-    if (!(c->usage > 0) || !double_positive(c->remaining, c->bound * s->precision))
+    if (!(c->usage > 0) || !double_positive(c->remaining, c->eps))
       continue;
-    c->light = 0;
-    s->lh[s->n_lh++] = (light){lvl(c), c};
+    c->light = c->fatpipe != 0;
+    double l = lvl(c);
+    if (l > s->defer_at) {
+      c->light = DEFERRED;
+      GROW(s->defer, s->defer_cap, s->n_defer + 1);
+      s->defer[s->n_defer++] = c;
+      continue;
+    }
+    s->lh[s->n_lh++] = (light){l, c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
     lh_down(s, i);
@@ -641,7 +776,8 @@ static void queue_saturated(lmm_system *s) {
   }
 }
 
-/* Fixes class k at level m: takes m w off each constraint it uses. */
+/* Fixes class k at level m: takes m w off each constraint it uses that is still in the
+ * filling (light >= 0: light is its fatpipe flag; n_act is read only then). */
 static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->cov = 0; /* its covering edges: mark_covering (none when a bound fixes it) */
   k->level = m;
@@ -649,17 +785,15 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->it = it;
   GROW(s->ccls, s->ccls_cap, s->n_ccls + 1);
   s->ccls[s->n_ccls++] = k;
-  for (size_t i = 0; i < k->nhot; i++) {
-    const lmm_chot *h = &k->hot[i];
+  const double prec = s->precision;
+  for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
     lmm_cnst *c = h->c;
-    if (h->npos == 0) /* else c is used, hence initialised by this solve */
+    if (h->npos == 0 || c->light < 0) /* npos > 0: c is used, initialised by this solve */
       continue;
     c->n_act--;
-    if (c->light < 0)
-      continue;
-    if (!c->fatpipe) {
-      double_update(&c->remaining, m * h->w, c->bound * s->precision);
-      double_update(&c->usage, h->w, s->precision);
+    if (c->light == 0) {
+      double_update(&c->remaining, m * h->w, c->eps);
+      double_update(&c->usage, h->w, prec);
     } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
       fp_usage(s, c);
     }
@@ -710,7 +844,9 @@ static int fix_bounds(lmm_system *s, double m) {
 /* Stops when every class is fixed (the constraints left are dead entries of the heap). */
 static void fill(lmm_system *s) {
   long it = 0;
+  double top = 0.0;
   for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
+    top = m;
     queue_saturated(s);
     s->cov_base = s->cov_stamp;
     s->cur_it = it;
@@ -723,11 +859,40 @@ static void fill(lmm_system *s) {
       if (light_alive(s, s->satc2[i]))
         lh_push(s, s->satc2[i]);
   }
+  s->defer_next = top > 0 ? top * DEFER_RATIO : INFINITY;
 }
 
 /* ======================================================================
  * After the filling: merges, reporting
  * ====================================================================== */
+
+/* Edge e's elements join f (same constraint, another class), e goes: its list goes in front
+ * of f's, its running sum (both parts) is added to f's, its npos and FATPIPE max join f's.
+ * c's sum of w is unchanged; its count of edges with npos > 0 loses e's if both counted. */
+static void edge_splice(lmm_system *s, lmm_edge *e, lmm_edge *f) {
+  lmm_elem *tail = e->head;
+  for (lmm_elem *x = e->head; x; x = x->ac_next)
+    x->edge = f, tail = x;
+  tail->ac_next = f->head;
+  if (f->head)
+    f->head->ac_prev = tail;
+  f->head = e->head;
+  f->n += e->n;
+  lmm_chot *he = kside(e), *hf = kside(f);
+  if (he->npos > 0) {
+    if (hf->npos > 0)
+      e->c->n_pos--; /* never to 0: f's counts */
+    cside(f)->npos = hf->npos += he->npos;
+    ksum_add(&f->ws, e->ws.s);
+    ksum_add(&f->ws, e->ws.c);
+    hf->w = dmax(ksum_val(&f->ws), 0.0);
+    if (e->fpmax > f->fpmax)
+      f->fpmax = e->fpmax, f->fpcnt = e->fpcnt;
+    else if (e->fpmax == f->fpmax)
+      f->fpcnt += e->fpcnt;
+  }
+  edge_unlink(s, e);
+}
 
 /* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
  * same constraints (their elements move) or become k's; o's members are listed. */
@@ -739,11 +904,7 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
     lmm_edge *f = c->tmp_edge;
     int covering = kc && e->cov == o->cov;
     if (f && f->k == k && f->c == c) {
-      for (lmm_elem *x = e->head, *xn; x; x = xn) { /* e goes with its last element */
-        xn = x->ac_next;
-        edge_del(s, x);
-        edge_add(s, f, x);
-      }
+      edge_splice(s, e, f);
       if (covering && f->cov != kc)
         f->cov = kc, k->ncov++;
       continue;

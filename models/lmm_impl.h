@@ -137,8 +137,11 @@ struct lmm_cnst {
   double remaining;              /* solver: capacity not yet given to fixed variables */
   double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
   int fatpipe;                   /* max instead of sum */
-  int light;                     /* solver: index in the light table, -1 if not there */
+  int light;                     /* solver: index in the light table, -1 if not there
+                                    (class solve: -1 out of the filling, -2 left out for
+                                    now, else fatpipe != 0) */
   size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
+  double eps;                    /* class solve: bound x precision (remaining's snap) */
   uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
@@ -359,6 +362,11 @@ struct lmm_system {
   size_t n_lh, lh_cap;
   lmm_cnst **satc2;          /* class solve: the constraints saturated by the current iteration */
   size_t n_satc2, satc2_cap;
+  lmm_cnst **defer;          /* class solve: constraints left out while the filling's level is
+                                below defer_at (their level at the start is above it) */
+  size_t n_defer, defer_cap;
+  double defer_at;           /* class solve: that level (INFINITY: none left out) */
+  double defer_next;         /* class mode: defer_at of the next solve (from this one's levels) */
   size_t n_cls_ids, cls_ids_cap; /* ids given so far and the array's capacity */
   int *cls_free;             /* class mode: ids free for reuse, */
   size_t n_cls_free, cls_free_cap;

@@ -1472,6 +1472,51 @@ START_TEST(class_random_vs_fresh) {
 }
 END_TEST
 
+START_TEST(class_left_out) {
+  /* Class mode leaves out of a solve the constraints that start above 1.25 x the last
+   * solve's top level (lmm_class.c), and brings them in, with what the classes fixed so far
+   * took off them, when the filling's level comes near or nothing else is left. Solve 1:
+   * z alone on B (100): top level 100. Solve 2 (z freed): P (100) carries a, b and e; Q
+   * (300) carries a and c (starts at 150: left out); S (200) carries e and f (starts at 100:
+   * in). P fixes a, b, e at 100 / 3; S rises to 200 - 100 / 3 (above 125: Q comes in, at
+   * 300 - 100 / 3 with a's share replayed, not 150) and fixes f there; Q fixes c at
+   * 300 - 100 / 3. Solve 3 (a, b, e, f freed): c alone on Q starts at 300, above 1.25 x
+   * the last top level: the heap starts empty and Q comes in: c = 300. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 3);
+  lmm_cnst *B = lmm_cnst_new(s, 100, 0), *P = lmm_cnst_new(s, 100, 0);
+  lmm_cnst *Q = lmm_cnst_new(s, 300, 0), *S = lmm_cnst_new(s, 200, 0);
+  lmm_var *z = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, B, z, 1);
+  lmm_solve(s);
+  ck_val(z, 100);
+  lmm_var_free(s, z);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *c = lmm_var_new(s, NULL, 1, -1), *e = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *f = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, P, a, 1);
+  lmm_expand(s, Q, a, 1);
+  lmm_expand(s, P, b, 1);
+  lmm_expand(s, Q, c, 1);
+  lmm_expand(s, P, e, 1);
+  lmm_expand(s, S, e, 1);
+  lmm_expand(s, S, f, 1);
+  lmm_solve(s);
+  ck_val(a, 100.0 / 3);
+  ck_val(b, 100.0 / 3);
+  ck_val(e, 100.0 / 3);
+  ck_val(f, 200 - 100.0 / 3);
+  ck_val(c, 300 - 100.0 / 3);
+  lmm_var_free(s, a);
+  lmm_var_free(s, b);
+  lmm_var_free(s, e);
+  lmm_var_free(s, f);
+  lmm_solve(s);
+  ck_val(c, 300);
+  lmm_free(s);
+}
+END_TEST
+
 /* The automatic mode (lmm_set_local(s, 2)) on a system whose component is large and never
  * groups: a chain of 200 SHARED constraints of distinct capacities in [100, 101), chain
  * variable i on c_i and c_i+1 (coefficient 1) and on c_(37 i + 11) mod 200 (0.05, cross
@@ -1949,6 +1994,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_group_backbone);
   tcase_add_test(inc, local_random_vs_fresh);
   tcase_add_test(inc, class_random_vs_fresh);
+  tcase_add_test(inc, class_left_out);
   tcase_add_test(inc, auto_class_switch);
   tcase_add_test(inc, local_bundles_random);
   tcase_add_test(inc, local_bundle_level);
