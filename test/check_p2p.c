@@ -70,6 +70,12 @@ static double run_until(const p2p_req *a) {
   return eng_now(e);
 }
 
+/* The test's n requests go. */
+static void release_all(p2p_req *const *v, int n) {
+  for (int i = 0; i < n; i++)
+    p2p_req_release(w, v[i]);
+}
+
 static void near(double got, double want) {
   ck_assert_msg(fabs(got - want) <= 1e-9 * fabs(want), "got %.17g, expected %.17g", got, want);
 }
@@ -200,9 +206,7 @@ START_TEST(async_eager_sends) {
   p2p_req *r3 = p2p_post_recv(w, 0, 1, 0, 0, 1000, 6);
   near(run_until(r3), 332e-6 + 1016e-6);
   ck_assert_int_eq(p2p_unmatched(w), 0);
-  p2p_req *all[] = {s1, r1, s2, r2, s3, r3};
-  for (int i = 0; i < 6; i++)
-    p2p_req_release(w, all[i]);
+  release_all((p2p_req *[]){s1, r1, s2, r2, s3, r3}, 6);
 }
 END_TEST
 
@@ -219,9 +223,7 @@ START_TEST(async_message_order) {
   run_until(r1);
   run_until(r2);
   ck_assert(r1->real_bytes == 5000 && r2->real_bytes == 10);
-  p2p_req *all[] = {s1, s2, r1, r2};
-  for (int i = 0; i < 4; i++)
-    p2p_req_release(w, all[i]);
+  release_all((p2p_req *[]){s1, s2, r1, r2}, 4);
 }
 END_TEST
 
@@ -235,9 +237,7 @@ START_TEST(async_two_mailboxes) {
   run_until(r1);
   run_until(r2);
   ck_assert(r2->real_bytes == 10 && r1->real_bytes == 20);
-  p2p_req *all[] = {s1, s2, r1, r2};
-  for (int i = 0; i < 4; i++)
-    p2p_req_release(w, all[i]);
+  release_all((p2p_req *[]){s1, s2, r1, r2}, 4);
 }
 END_TEST
 
