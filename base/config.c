@@ -69,6 +69,9 @@ static const key keys[] = {
      "approximation, doc/model.md)"},
     {"tir/bundles", K_BOOL, "yes", OFF(bundles),
      "local solves: flows sharing a bottleneck solved as one (doc/model.md)"},
+    {"tir/class-restarts", K_BOOL, "yes", OFF(class_restarts),
+     "class solves after flow ends: fill again from the first iteration they reach (no: from "
+     "the start; the same shares, doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"tir/polling", K_STRING, "wait", 0,
      "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "

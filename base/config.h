@@ -43,6 +43,7 @@ typedef struct config {
   double maxmin_precision; /* maxmin/precision */
   int simgrid_marking;     /* tir/simgrid-marking: SimGrid's selective update (first constraint only) */
   int bundles;             /* tir/bundles: local mode's bundles (lmm_set_bundle_min) */
+  int class_restarts;      /* tir/class-restarts: class solves keep the unchanged iterations */
   double rate_tol;         /* tir/rate-tolerance: class mode's (lmm_set_tolerance) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   int simgrid_compat;      /* tir/simgrid-compat: every SimGrid 3.32 quirk (doc/model.md) */

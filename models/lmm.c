@@ -258,6 +258,14 @@ int lmm_local_on(const lmm_system *s) { return s->local; }
 
 int lmm_class_on(const lmm_system *s) { return s->cls_on; }
 
+void lmm_set_class_restarts(lmm_system *s, int on) { s->no_restarts = !on; }
+
+uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept) {
+  if (kept)
+    *kept = s->c_kept;
+  return s->c_restarts;
+}
+
 void lmm_set_local(lmm_system *s, int mode) {
   if (mode == 3) {
     s->exact = 1;

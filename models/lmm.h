@@ -32,6 +32,8 @@
 #ifndef TIR_LMM_H
 #define TIR_LMM_H
 
+#include <stdint.h>
+
 typedef struct lmm_system lmm_system;
 typedef struct lmm_cnst lmm_cnst;
 typedef struct lmm_var lmm_var;
@@ -106,6 +108,11 @@ int lmm_local_on(const lmm_system *s);
  * large solves, or large solves of 8,192 variables in all, while the system held 4 variables
  * per constraint or more, from exact or local mode; for good). */
 int lmm_class_on(const lmm_system *s);
+/* Class mode: how many solves kept the iterations of the last solve before the first one a
+ * change reached (restarts, lmm_class.c), and how many iterations they kept in all. */
+uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept);
+/* Class mode: restarts on (1, the default) or off (0: every solve from the start). */
+void lmm_set_class_restarts(lmm_system *s, int on);
 
 /* The order of lmm_next_modified: 0 (the default) creation order; 1 SimGrid 3.32's, the
  * order in which its solve fills the modified action set (the re-solved constraints in

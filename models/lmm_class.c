@@ -55,6 +55,24 @@
  * saturated with another fixes all its variables, one saturated just after only those left
  * (SimGrid's rule), so a tie must not depend on the history of a sum.
  *
+ * Restarts. Most solves of a desynchronised alltoall follow flow ends only, and the filling
+ * before the iteration that fixed an ended flow's class is the same without it: at each
+ * earlier iteration the saturated constraints did not carry that flow (it would have been
+ * fixed there), and its other constraints only lose usage, so their levels rise and stay
+ * above the minimum. A solve after frees only (no join, no class left unfixed by the last
+ * solve) therefore keeps the classes fixed before the first iteration r reached (the
+ * smallest fixing iteration of a freed member's class; with a bound fixed at an earlier
+ * iteration, that one: the classes it queued waited, the saturated constraints may carry
+ * the flow) and fills again from r. The state at r: each constraint's remaining is taken
+ * back from the last solve's log (the value before the first change of each iteration, in
+ * iteration order: walked back to r), its usage and count of unfixed edges summed afresh
+ * from the classes not kept, and the left-out constraints, when they had not come in
+ * before r, keep out with the takes of the classes fixed before r (a log of their replay,
+ * walked back alike; the replay at their coming in starts after those). The numbers are
+ * those of a whole solve but for the order of the sums of usage (an ulp), and the cost is
+ * that of the iterations redone: on issue 15's 256-rank mix on the fat tree 37 % of the
+ * edges a whole solve would fix (95 % of the solves follow frees only).
+ *
  * Reporting. The caller follows members through their class's level (lmm_var_level gives
  * GRP_K + the class's id, lmm_level its level): lmm_next_modified lists only the
  * variables that changed class (new, moved by a split or a merge), lmm_next_level the levels
@@ -63,6 +81,7 @@
 #include "lmm_impl.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdio.h>
 
 #define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
@@ -81,6 +100,10 @@ void lmm_cls_init(lmm_system *s) {
   pool_init(&s->cls_pool, sizeof(lmm_class));
   pool_init(&s->edge_pool, sizeof(lmm_edge));
   s->defer_next = INFINITY;
+  s->rs_full = 1;
+  s->rs_it = LONG_MAX;
+  s->defer_it = LONG_MAX;
+  s->bound_it = LONG_MAX;
 }
 
 void lmm_cls_destroy(lmm_system *s) {
@@ -106,6 +129,9 @@ void lmm_cls_destroy(lmm_system *s) {
   free(s->ccls);
   free(s->cq);
   free(s->lev_out);
+  free(s->clog);
+  free(s->dlog);
+  free(s->it_top);
 }
 
 void lmm_cls_stats(const lmm_system *s) {
@@ -119,6 +145,8 @@ void lmm_cls_stats(const lmm_system *s) {
           (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_mmoved,
           (unsigned long long)s->c_merge,
           s->n_cls_ids);
+  fprintf(stderr, "lmm: class mode: %llu solves restarted, %.1f iterations kept each\n",
+          (unsigned long long)s->c_restarts, (double)s->c_kept / (double)(s->c_restarts + !s->c_restarts));
 }
 
 /* A new class, born in the solve stamped born (the running one, or the next one between
@@ -158,6 +186,8 @@ static void cls_drop(lmm_system *s, lmm_class *k) {
   }
   s->cls_live[k->li] = s->cls_live[--s->n_cls_live];
   s->cls_live[k->li]->li = k->li;
+  if (k->fixed == s->csolve && k->cci < s->n_ccls && s->ccls[k->cci] == k)
+    s->ccls[k->cci] = NULL; /* (restart_sums walks the classes fixed by the last solve) */
   if (s->newcls == k)
     s->newcls = NULL;
   pool_put(&s->cls_pool, k);
@@ -414,6 +444,7 @@ static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
  * ====================================================================== */
 
 void lmm_cls_join(lmm_system *s, lmm_var *v) {
+  s->rs_full = 1;
   if (!s->newcls)
     s->newcls = cls_new(s, s->csolve + 1);
   lmm_class *k = s->newcls;
@@ -427,6 +458,10 @@ void lmm_cls_join(lmm_system *s, lmm_var *v) {
 /* v leaves its class (its edges and member slot); 1 when the class went with it. */
 static void leave(lmm_system *s, lmm_var *v) {
   lmm_class *k = v->cls;
+  if (k->fixed != s->csolve)
+    s->rs_full = 1;
+  else if (k->fit < s->rs_it || s->bound_it < s->rs_it) /* (see "Restarts") */
+    s->rs_it = k->fit < s->bound_it ? k->fit : s->bound_it;
   for (lmm_elem *x = v->elems; x; x = x->var_next)
     edge_del(s, x);
   member_del(k, v);
@@ -542,13 +577,24 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
   return 1;
 }
 
+/* c's remaining is about to change in the current iteration: the first change of each
+ * iteration logs the value before it (see "Restarts"). */
+static inline void clog_note(lmm_system *s, lmm_cnst *c) {
+  if (c->log_solve == s->csolve && c->log_it == s->cur_it)
+    return;
+  c->log_solve = s->csolve;
+  c->log_it = s->cur_it;
+  GROW(s->clog, s->clog_cap, s->n_clog + 1);
+  s->clog[s->n_clog++] = (lmm_clog){c, s->cur_it, c->remaining};
+}
+
 /* The left-out constraints come in (defer_in): each one gets what the classes fixed so far
  * took off it, in the order they were fixed (ccls), so that its remaining and usage are
  * the very numbers it would have had in the filling; its count of unfixed classes' edges
  * and, FATPIPE, its max are taken afresh. It then goes on the heap if still alive. */
-static void defer_replay(lmm_system *s) {
+static void defer_replay(lmm_system *s, size_t from) {
   const double prec = s->precision;
-  for (size_t i = 0; i < s->n_ccls; i++) {
+  for (size_t i = from; i < s->n_ccls; i++) {
     const lmm_class *k = s->ccls[i];
     for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
       lmm_cnst *c = h->c;
@@ -556,6 +602,8 @@ static void defer_replay(lmm_system *s) {
         continue;
       c->n_act--;
       if (!c->fatpipe) {
+        GROW(s->dlog, s->dlog_cap, s->n_dlog + 1);
+        s->dlog[s->n_dlog++] = (lmm_clog){c, k->fit, c->remaining};
         double_update(&c->remaining, k->level * h->w, c->eps);
         double_update(&c->usage, h->w, prec);
       }
@@ -563,10 +611,41 @@ static void defer_replay(lmm_system *s) {
   }
 }
 
+/* After a restart, a left-out constraint held the takes of the classes fixed before
+ * dq_fit only: its usage and count of unfixed classes' edges are taken afresh. */
+static void defer_recount(const lmm_system *s, lmm_cnst *c) {
+  double u = 0.0;
+  size_t n = 0;
+  for (size_t i = 0; i < c->nehot; i++) {
+    const lmm_khot *h = &c->ehot[i];
+    if (h->npos == 0 || h->k->fixed == s->csolve)
+      continue;
+    n++;
+    u += kside(h->e)->w;
+  }
+  c->n_act = n;
+  c->usage = u;
+}
+
+/* The first class of ccls fixed at or after iteration it. */
+static size_t ccls_from(const lmm_system *s, long it) {
+  size_t i = 0;
+  while (i < s->n_ccls && s->ccls[i]->fit < it)
+    i++;
+  return i;
+}
+
 static void defer_in(lmm_system *s) {
-  for (size_t i = 0; i < s->n_defer; i++)
-    s->defer[i]->n_act = s->defer[i]->n_pos;
-  defer_replay(s);
+  if (s->defer_fresh) {
+    for (size_t i = 0; i < s->n_defer; i++)
+      s->defer[i]->n_act = s->defer[i]->n_pos;
+    defer_replay(s, 0);
+  } else {
+    defer_replay(s, ccls_from(s, s->dq_fit));
+    for (size_t i = 0; i < s->n_defer; i++)
+      defer_recount(s, s->defer[i]);
+  }
+  s->dq_fit = s->cur_it;
   for (size_t i = 0; i < s->n_defer; i++) {
     lmm_cnst *c = s->defer[i];
     c->light = c->fatpipe != 0;
@@ -577,6 +656,7 @@ static void defer_in(lmm_system *s) {
   }
   s->n_defer = 0;
   s->defer_at = INFINITY;
+  s->defer_it = s->cur_it;
 }
 
 /* The minimum level m, its constraints popped into satc2 (those within TIE of m: the class
@@ -636,7 +716,11 @@ static void fp_usage(const lmm_system *s, lmm_cnst *c) {
 /* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
 static void init_lights(lmm_system *s) {
   s->n_lh = s->n_defer = 0;
-  s->defer_at = s->defer_next;
+  s->defer_at = s->defer_at0 = s->defer_next;
+  s->defer_it = s->bound_it = LONG_MAX;
+  s->n_clog = s->n_dlog = s->n_it_top = 0;
+  s->dq_fit = 0;
+  s->defer_fresh = 1;
   GROW(s->lh, s->lh_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
@@ -655,6 +739,7 @@ static void init_lights(lmm_system *s) {
     double l = lvl(c);
     if (l > s->defer_at) {
       c->light = DEFERRED;
+      c->def_solve = s->csolve;
       GROW(s->defer, s->defer_cap, s->n_defer + 1);
       s->defer[s->n_defer++] = c;
       continue;
@@ -700,6 +785,7 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
     lmm_cnst *c = s->satc2[i];
     c->nfixed = 0; /* the members it fixes (see lmm_cls_free) */
     c->nfix_solve = s->csolve;
+    c->sat_it = s->cur_it;
     c->deferred = 0;
     for (size_t j = 0; j < c->nehot; j++) {
       const lmm_khot *h = &c->ehot[j];
@@ -783,7 +869,9 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->level = m;
   k->fixed = s->csolve;
   k->it = it;
+  k->fit = s->cur_it;
   GROW(s->ccls, s->ccls_cap, s->n_ccls + 1);
+  k->cci = s->n_ccls;
   s->ccls[s->n_ccls++] = k;
   const double prec = s->precision;
   for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
@@ -792,6 +880,7 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
       continue;
     c->n_act--;
     if (c->light == 0) {
+      clog_note(s, c);
       double_update(&c->remaining, m * h->w, c->eps);
       double_update(&c->usage, h->w, prec);
     } else if (h->e->fpmax == c->usage && (c->top_count -= h->e->fpcnt) == 0) {
@@ -841,16 +930,27 @@ static int fix_bounds(lmm_system *s, double m) {
   return 1;
 }
 
-/* Stops when every class is fixed (the constraints left are dead entries of the heap). */
-static void fill(lmm_system *s) {
-  long it = 0;
-  double top = 0.0;
-  for (double m; s->n_ccls < s->n_cls_live && (m = lh_min(s)) >= 0; it++) {
-    top = m;
-    queue_saturated(s);
-    s->cov_base = s->cov_stamp;
+/* From iteration it on (top: the level of the one before); stops when every class is fixed
+ * (the constraints left are dead entries of the heap). */
+static void fill(lmm_system *s, long it, double top) {
+  for (double m; s->n_ccls < s->n_cls_live; it++) {
     s->cur_it = it;
-    if (!fix_bounds(s, m)) {
+    if ((m = lh_min(s)) < 0)
+      break;
+    top = m;
+    GROW(s->it_top, s->it_top_cap, s->n_it_top + 1);
+    s->it_top[s->n_it_top++] = m;
+    queue_saturated(s);
+    if (s->n_cq == 0) { /* no unfixed class on them (never with exact counts): out */
+      for (size_t i = 0; i < s->n_satc2; i++)
+        s->satc2[i]->light = -1;
+      continue;
+    }
+    s->cov_base = s->cov_stamp;
+    if (fix_bounds(s, m)) {
+      if (s->bound_it == LONG_MAX)
+        s->bound_it = it;
+    } else {
       for (size_t i = 0; i < s->n_cq; i++)
         fix_class(s, s->cq[i], m, it);
       mark_covering(s);
@@ -957,8 +1057,8 @@ static void merge_run(lmm_system *s, size_t i, size_t j) {
 }
 
 /* ccls holds the fixed classes in iteration order: each run of one iteration merges. */
-static void merge_iterations(lmm_system *s) {
-  for (size_t i = 0, j; i < s->n_ccls; i = j) {
+static void merge_iterations(lmm_system *s, size_t kept) {
+  for (size_t i = kept, j; i < s->n_ccls; i = j) {
     for (j = i + 1; j < s->n_ccls && s->ccls[j]->it == s->ccls[i]->it;)
       j++;
     if (j > i + 1 && s->ccls[i]->it >= 0)
@@ -998,11 +1098,120 @@ static void report(lmm_system *s) {
   s->n_dirty = 0;
 }
 
-static void count_stats(lmm_system *s) {
+static void count_stats(lmm_system *s, size_t kept) {
   s->c_solves++;
-  s->c_classes += s->n_ccls;
-  for (size_t i = 0; i < s->n_ccls; i++)
+  s->c_classes += s->n_ccls - kept;
+  for (size_t i = kept; i < s->n_ccls; i++)
     s->c_edges += s->ccls[i]->nhot;
+}
+
+/* ======================================================================
+ * Restarts
+ * ====================================================================== */
+
+/* The fixed classes without the holes the merges left, still in fixing order. */
+static void ccls_compact(lmm_system *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->n_ccls; i++)
+    if (s->ccls[i]) {
+      s->ccls[i]->cci = n;
+      s->ccls[n++] = s->ccls[i];
+    }
+  s->n_ccls = n;
+  s->n_unfixed = s->n_cls_live - n;
+}
+
+static void sums_add(const lmm_class *k) {
+  for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++)
+    if (h->npos > 0)
+      h->c->usage += h->w, h->c->n_act++;
+}
+
+/* The constraints' usage and count of edges of unfixed classes, from those classes: the
+ * classes the last solve fixed from ccls[p] on (those gone since are holes), and the
+ * ones it did not fix, if any. */
+static void restart_sums(lmm_system *s, size_t p, size_t n) {
+  for (size_t i = 0; i < s->n_used; i++)
+    s->used[i]->usage = 0.0, s->used[i]->n_act = 0;
+  for (size_t i = p; i < n; i++)
+    if (s->ccls[i])
+      sums_add(s->ccls[i]);
+  for (size_t i = 0; s->n_unfixed > 0 && i < s->n_cls_live; i++)
+    if (s->cls_live[i]->fixed < s->csolve - 1) /* (kept ones: csolve) */
+      sums_add(s->cls_live[i]);
+}
+
+/* c was left out from the start of the last solve, and still is at the restart. */
+static void restart_left_out(lmm_system *s, lmm_cnst *c) {
+  c->light = DEFERRED;
+  GROW(s->defer, s->defer_cap, s->n_defer + 1);
+  s->defer[s->n_defer++] = c;
+}
+
+/* Every used constraint as at the start of iteration r of the last solve, less the
+ * variables gone since: on the heap if still in the filling. */
+static void restart_lights(lmm_system *s, long r) {
+  const uint64_t last = s->csolve - 1;
+  const int left_out = r <= s->defer_it; /* the left-out ones had not come in yet */
+  s->n_lh = s->n_defer = 0;
+  GROW(s->lh, s->lh_cap, s->n_used);
+  for (size_t i = 0; i < s->n_used; i++) {
+    lmm_cnst *c = s->used[i];
+    if (c->nfix_solve == last && c->sat_it < r)
+      c->nfix_solve = s->csolve; /* saturated by a kept iteration */
+    if (c->def_solve == last) { /* left out from the start, in at defer_it */
+      c->def_solve = s->csolve;
+      if (left_out) {
+        restart_left_out(s, c);
+        continue;
+      }
+    }
+    c->light = c->fatpipe != 0;
+    if (c->fatpipe)
+      fp_usage(s, c);
+    if (light_alive(s, c))
+      s->lh[s->n_lh++] = (light){lvl(c), c};
+  }
+  for (size_t i = s->n_lh / 2; i-- > 0;)
+    lh_down(s, i);
+  s->defer_at = s->n_defer > 0 ? s->defer_at0 : INFINITY;
+  if (left_out)
+    s->defer_it = LONG_MAX;
+}
+
+/* The state of the last solve at the start of its iteration r: the classes it fixed before
+ * stay fixed, the constraints get back the remaining they had then (from the log), their
+ * usage and counts from the classes not fixed. */
+static void restart(lmm_system *s, long r) {
+  size_t p = 0, n = s->n_ccls;
+  for (; p < n && s->ccls[p] && s->ccls[p]->fit < r; p++) /* (a hole: fixed at r or after) */
+    s->ccls[p]->fixed = s->csolve;
+  restart_sums(s, p, n);
+  s->n_ccls = p;
+  size_t i = s->n_clog;
+  for (; i > 0 && s->clog[i - 1].it >= r; i--)
+    s->clog[i - 1].c->remaining = s->clog[i - 1].remaining;
+  s->n_clog = i;
+  if (r <= s->defer_it) { /* left-out constraints: back to the takes before r */
+    for (i = s->n_dlog; i > 0 && s->dlog[i - 1].it >= r; i--)
+      s->dlog[i - 1].c->remaining = s->dlog[i - 1].remaining;
+    s->n_dlog = i;
+    s->dq_fit = s->dq_fit < r ? s->dq_fit : r;
+  }
+  s->defer_fresh = 0;
+  s->n_it_top = (size_t)r;
+  if (s->bound_it >= r)
+    s->bound_it = LONG_MAX;
+  restart_lights(s, r);
+  s->c_restarts++;
+  s->c_kept += (uint64_t)r;
+}
+
+/* The first iteration of the last solve that the changes since reach (0: none kept). */
+static long restart_point(const lmm_system *s) {
+  if (s->rs_full || !s->clog_ok || s->no_restarts)
+    return 0;
+  return s->rs_it < (long)s->n_it_top ? s->rs_it : (long)s->n_it_top;
 }
 
 void lmm_cls_solve(lmm_system *s) {
@@ -1010,15 +1219,26 @@ void lmm_cls_solve(lmm_system *s) {
     GROW(s->cls_free, s->cls_free_cap, s->n_cls_free + 1);
     s->cls_free[s->n_cls_free++] = s->cls_pend[--s->n_cls_pend];
   }
+  long r = restart_point(s);
   s->csolve++;
   s->newcls = NULL; /* from now on an ordinary class (born == csolve) */
-  s->n_ccls = 0;
-  init_lights(s);
-  fill(s);
+  size_t kept = 0;
+  if (r > 0) {
+    restart(s, r);
+    kept = s->n_ccls;
+  } else {
+    s->n_ccls = 0;
+    init_lights(s);
+  }
+  fill(s, r, r > 0 ? s->it_top[r - 1] : 0.0);
   if (s->stats)
-    count_stats(s);
-  merge_iterations(s);
+    count_stats(s, kept);
+  merge_iterations(s, kept);
+  ccls_compact(s);
   report(s);
+  s->rs_it = LONG_MAX;
+  s->rs_full = 0;
+  s->clog_ok = 1;
 }
 
 int lmm_cls_next_level(lmm_system *s) {

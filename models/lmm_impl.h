@@ -26,6 +26,11 @@ typedef struct lmm_elem lmm_elem;
 typedef struct lmm_edge lmm_edge;
 typedef struct lmm_class lmm_class;
 typedef struct lmm_khot lmm_khot;
+typedef struct lmm_clog {    /* class mode: an entry of a solve's log (see "Restarts") */
+  lmm_cnst *c;
+  long it;                   /* the iteration that changed c's remaining, */
+  double remaining;          /* which was this before */
+} lmm_clog;
 
 /* A compensated running sum (Neumaier): s + c is the sum of every term added, to about an
  * ulp, however many terms came and went (class mode's sums of a / p). */
@@ -184,6 +189,10 @@ struct lmm_cnst {
   size_t nfixed;                 /* class mode: members the last solve fixed on it (saturated) */
   uint64_t nfix_solve;           /* the solve (csolve) nfixed is of */
   size_t deferred;               /* class mode: removals left unsolved since that solve */
+  long sat_it;                   /* class mode: the iteration of that solve that saturated it */
+  uint64_t log_solve;            /* class mode: the solve (csolve) and iteration of its last */
+  long log_it;                   /*   entry in the solve's log (see "Restarts") */
+  uint64_t def_solve;            /* class mode: == csolve: left out from the solve's start */
 };
 
 /* An index of a variable in one of the system's arrays, or SLOT_NONE: no array holds more
@@ -384,6 +393,25 @@ struct lmm_system {
   int *lev_out;              /* class mode: level indices whose level changed (lmm_next_level) */
   size_t n_lev_out, lev_out_cap, lev_pos; /* its length, capacity, next to hand out */
   uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge, c_mmoved; /* LMM_STATS */
+  uint64_t c_restarts, c_kept;   /* LMM_STATS: solves restarted, iterations kept by them */
+  /* Restarts (lmm_class.c): */
+  long rs_it;                /* the first iteration of the last solve that a change reached */
+  int rs_full;               /* a change since the last solve needs a solve from the start */
+  int no_restarts;           /* lmm_set_class_restarts(s, 0): none */
+  int clog_ok;               /* the log below is the last solve's, complete */
+  lmm_clog *clog;            /* the last solve's log: a constraint's remaining before the */
+  size_t n_clog, clog_cap;   /*   first change of each iteration, in iteration order */
+  double *it_top;            /* the level of each iteration of the last solve */
+  size_t n_it_top, it_top_cap;
+  long defer_it;             /* the iteration at which its left-out constraints came in */
+  long bound_it;             /* its first iteration that fixed variables at their bound */
+  size_t n_unfixed;          /* the live classes it did not fix */
+  lmm_clog *dlog;            /* the takes replayed on left-out constraints (it: the fixing */
+  size_t n_dlog, dlog_cap;   /*   iteration of the class), in replay order */
+  long dq_fit;               /* the left-out constraints hold the takes of the classes fixed
+                                before this iteration (and no other) */
+  int defer_fresh;           /* a solve from the start: left-out constraints untouched */
+  double defer_at0;          /* its defer_at at the start */
 };
 
 /* ======================================================================
@@ -655,7 +683,9 @@ struct lmm_class {
   size_t ncov;      /* how many edges that is */
   size_t hits;      /* candidates: those on a saturated constraint of this iteration */
   size_t li;        /* index in the system's live list */
+  size_t cci;       /* index in ccls when fixed by the last solve (see "Restarts") */
   long it;          /* iteration that fixed it (-1: by a bound, never merged) */
+  long fit;         /* iteration during which it was fixed (a bound's too) */
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
   int id;           /* level index GRP_K + id (-1: none given yet) */
 };

@@ -201,6 +201,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
     lmm_set_local(e->sys, c->local_solve);
   if (!c->bundles)
     lmm_set_bundle_min(e->sys, 0);
+  lmm_set_class_restarts(e->sys, c->class_restarts);
   lmm_set_tolerance(e->sys, c->rate_tol);
   /* SimGrid's heap orders equal dates by their last update, and it updates the re-solved
    * actions in its solve's order: with both, which of two flows ending (or leaving their

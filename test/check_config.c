@@ -3,7 +3,7 @@
  * tir/local-solve: the default is auto (local_solve 2, lmm_set_local's automatic mode);
  * yes, no and auto (and the other boolean spellings) are accepted, anything else is
  * rejected with a message naming the key and the bad value, leaving the setting as it was.
- * tir/bundles: a boolean, yes by default. */
+ * tir/bundles, tir/class-restarts: booleans, yes by default. */
 #include "check_main.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,20 @@ START_TEST(local_solve_key) {
 }
 END_TEST
 
+START_TEST(class_restarts_key) {
+  config c;
+  char err[256];
+  cfg_init(&c);
+  ck_assert_int_eq(c.class_restarts, 1); /* default: yes */
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/class-restarts:no", err, sizeof err), 0);
+  ck_assert_int_eq(c.class_restarts, 0);
+  ck_assert_int_eq(cfg_set_kv(&c, "tir/class-restarts:2", err, sizeof err), -1);
+  ck_assert_str_eq(err, "tir/class-restarts: '2' is not a boolean (yes/no)");
+  ck_assert_int_eq(c.class_restarts, 0); /* unchanged */
+  cfg_free(&c);
+}
+END_TEST
+
 START_TEST(bundles_key) {
   config c;
   char err[256];
@@ -56,6 +70,7 @@ static Suite *config_suite(void) {
   TCase *keys = tcase_create("keys");
   tcase_add_test(keys, local_solve_key);
   tcase_add_test(keys, bundles_key);
+  tcase_add_test(keys, class_restarts_key);
   suite_add_tcase(su, keys);
   return su;
 }

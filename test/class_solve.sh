@@ -5,7 +5,8 @@
 # `tir-platform fattree` and `cabinets --cabinets 8 --limiter 1.5`:
 #  - the exact solver (no), class mode (class) and the automatic mode (auto, the default),
 #    which must switch to class mode (LMM_STATS: "class mode: N solves" with N > 0), give
-#    simulated times equal to 1e-9 relative;
+#    simulated times equal to 1e-9 relative, and so does class mode without its restarts
+#    (tir/class-restarts:no; class mode restarts some solves, that one none);
 #  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
 #  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, when
 #    SimGrid is installed.
@@ -28,7 +29,13 @@ for kind in fattree cabinets; do
   done
   grep -Eq '^lmm: class mode: [1-9][0-9]* solves' "err.$kind.auto" ||
     { fail=1; echo "FAIL: $kind: auto did not switch to class mode:"; cat "err.$kind.auto"; }
-  for mode in class auto; do
+  LMM_STATS=1 $TIR -q -p "$kind.xml" -H mix/hostfile --cfg=tir/local-solve:class --cfg=tir/class-restarts:no \
+    mix/index.txt > "out.$kind.norestart" 2> "err.$kind.norestart" || fail=1
+  grep -Eq '^lmm: class mode: [1-9][0-9]* solves restarted' "err.$kind.class" ||
+    { fail=1; echo "FAIL: $kind: class mode made no restart:"; cat "err.$kind.class"; }
+  grep -Eq '^lmm: class mode: 0 solves restarted' "err.$kind.norestart" ||
+    { fail=1; echo "FAIL: $kind: tir/class-restarts:no restarted:"; cat "err.$kind.norestart"; }
+  for mode in class auto norestart; do
     close "$(time_of "out.$kind.$mode")" "$(time_of "out.$kind.no")" 1e-9 ||
       { fail=1; echo "FAIL: $kind: $mode differs from the exact solver"; }
   done
