@@ -8,8 +8,9 @@
 #    simulated times equal to 1e-9 relative, and so does class mode without its restarts
 #    (tir/class-restarts:no; class mode restarts some solves, that one none);
 #  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
-#  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, when
-#    SimGrid is installed.
+#  - 64 ranks, 4 a host on 16 hosts: the same (exact, class with and without restarts, auto);
+#  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, one rank a
+#    host and 4 a host, when SimGrid is installed.
 . "$(dirname "$0")/setup.sh"
 command -v python3 > /dev/null || skip "python3 not found (scripts/tir-gen-colls, tir-platform)"
 cd "$tmp"
@@ -45,6 +46,23 @@ for kind in fattree cabinets; do
   close "$(time_of "out.$kind.tol")" "$(time_of "out.$kind.no")" 1e-3 ||
     { fail=1; echo "FAIL: $kind: rate-tolerance 0.05 beyond 1e-3 of the exact time"; }
 done
+# several ranks a host (4 on each of 16 hosts: intra-node flows on the loopbacks, FATPIPE)
+python3 "$top_srcdir/scripts/tir-gen-colls" --imbalance 0.1 64 2 m64 > /dev/null
+for i in $(seq 0 15); do echo "node-$i:4"; done > hf16x4
+for kind in fattree cabinets; do
+  if [ "$kind" = fattree ]; then set -- fattree; else set -- cabinets --cabinets 4 --limiter 1.5; fi
+  python3 "$top_srcdir/scripts/tir-platform" "$@" --nodes 16 -o "$kind.16.xml"
+  run4() { name=$1; shift; $TIR -q -p "$kind.16.xml" -H hf16x4 "$@" m64/index.txt > "out4.$kind.$name" || fail=1; }
+  run4 no --cfg=tir/local-solve:no
+  run4 class --cfg=tir/local-solve:class
+  run4 norestart --cfg=tir/local-solve:class --cfg=tir/class-restarts:no
+  run4 auto
+  echo "$kind, 4 ranks a host: exact $(time_of "out4.$kind.no") s, class $(time_of "out4.$kind.class") s"
+  for mode in class norestart auto; do
+    close "$(time_of "out4.$kind.$mode")" "$(time_of "out4.$kind.no")" 1e-9 ||
+      { fail=1; echo "FAIL: $kind, 4 ranks a host: $mode differs from the exact solver"; }
+  done
+done
 # against SimGrid, 16 ranks (SimGrid's replay of an alltoall is slow)
 oracle="$top_srcdir/test/simgrid-oracle"
 if command -v smpirun > /dev/null; then
@@ -54,5 +72,12 @@ if command -v smpirun > /dev/null; then
   sg=$("$oracle" --platform c16.xml --hostfile m16/hostfile m16/index.txt | sed -n 's/.*Simulated time[^0-9]*\([0-9.e+-]*\).*/\1/p')
   echo "16 ranks, cabinets: class $(time_of out.c16) s, SimGrid $sg s"
   close "$(time_of out.c16)" "$sg" 1e-6 || { fail=1; echo "FAIL: class mode differs from SimGrid"; }
+  # the same 16 ranks, 4 a host on 4 hosts of 2 cabinets
+  for i in 0 1 2 3; do echo "node-$i:4"; done > hf4x4
+  python3 "$top_srcdir/scripts/tir-platform" cabinets --cabinets 2 --limiter 1.5 --nodes 4 -o c4.xml
+  $TIR -q -p c4.xml -H hf4x4 --cfg=tir/local-solve:class m16/index.txt > out.c4 || fail=1
+  sg=$("$oracle" --platform c4.xml --hostfile hf4x4 m16/index.txt | sed -n 's/.*Simulated time[^0-9]*\([0-9.e+-]*\).*/\1/p')
+  echo "16 ranks, 4 a host: class $(time_of out.c4) s, SimGrid $sg s"
+  close "$(time_of out.c4)" "$sg" 1e-6 || { fail=1; echo "FAIL: class mode, 4 ranks a host, differs from SimGrid"; }
 fi
 [ "$fail" -eq 0 ]
