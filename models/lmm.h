@@ -111,6 +111,8 @@ int lmm_class_on(const lmm_system *s);
 /* Class mode: how many solves kept the iterations of the last solve before the first one a
  * change reached (restarts, lmm_class.c), and how many iterations they kept in all. */
 uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept);
+/* Class mode: how many class edges splits handed over whole (lmm_class.c, split). */
+uint64_t lmm_class_handovers(const lmm_system *s);
 /* Class mode: restarts on (1, the default) or off (0: every solve from the start). */
 void lmm_set_class_restarts(lmm_system *s, int on);
 

@@ -22,7 +22,8 @@
  * constraints saturated by an iteration (the "covered" ones: counted through the edges, each
  * member stamped once), the class splits first: the covered members are fixed, the others go
  * on (the larger part keeps the class, the smaller one moves: each moved variable costs
- * O(its elements)). Bounds: a class whose smallest b p (kept as a lower bound, recomputed
+ * O(its elements), but an edge all of whose elements move goes to the new class whole, as
+ * it is: half the elements that splits move on issue 15's mixes). Bounds: a class whose smallest b p (kept as a lower bound, recomputed
  * when it matters) is below the level gives up the members at the smallest one, which are
  * fixed at their bound as classes of their own, as SimGrid fixes only those. After the
  * filling, the classes made since the last solve (newcls, split parts) merge into the
@@ -145,8 +146,9 @@ void lmm_cls_stats(const lmm_system *s) {
           (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_mmoved,
           (unsigned long long)s->c_merge,
           s->n_cls_ids);
-  fprintf(stderr, "lmm: class mode: %llu solves restarted, %.1f iterations kept each\n",
-          (unsigned long long)s->c_restarts, (double)s->c_kept / (double)(s->c_restarts + !s->c_restarts));
+  fprintf(stderr, "lmm: class mode: %llu solves restarted, %.1f iterations kept each; %llu edges handed over\n",
+          (unsigned long long)s->c_restarts, (double)s->c_kept / (double)(s->c_restarts + !s->c_restarts),
+          (unsigned long long)s->c_handed);
 }
 
 /* A new class, born in the solve stamped born (the running one, or the next one between
@@ -434,6 +436,33 @@ static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
   member_del(v->cls, v);
   for (lmm_elem *x = v->elems; x; x = x->var_next)
     edge_move(s, x, edge_for(s, k, x->cnst));
+  member_add(k, v);
+  lmm_dirty_add(s, v);
+  s->c_moved++;
+}
+
+/* Edge e, every element of which belongs to a member moving to class k, becomes k's as it
+ * is (list, sums, counts: the same constraint, whose sums do not change). */
+static void edge_handover(lmm_system *s, lmm_edge *e, lmm_class *k) {
+  lmm_chot h = kside(e)[0];
+  s->c_handed++;
+  kslot_del(e);
+  e->k = k;
+  GROW(k->hot, k->hot_cap, k->nhot + 1);
+  e->ki = k->nhot;
+  k->hot[k->nhot++] = h;
+  cside(e)->k = k;
+  e->c->tmp_edge = e;
+}
+
+/* var_move in a split: the elements on edges handed over whole are there already. */
+static void var_move_split(lmm_system *s, lmm_var *v, lmm_class *k) {
+  member_del(v->cls, v);
+  for (lmm_elem *x = v->elems; x; x = x->var_next) {
+    x->edge->mv = 0;
+    if (x->edge->k != k)
+      edge_move(s, x, edge_for(s, k, x->cnst));
+  }
   member_add(k, v);
   lmm_dirty_add(s, v);
   s->c_moved++;
@@ -766,7 +795,14 @@ static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
   lmm_class *to = split_class(s);
   for (size_t i = k->n; i-- > 0;)
     if ((k->mem[i].mark == mark) != keep_covered)
-      var_move(s, k->mem[i].v, to);
+      for (const lmm_elem *x = k->mem[i].v->elems; x; x = x->var_next)
+        x->edge->mv++;
+  for (size_t j = k->nhot; j-- > 0;) /* (a handover fills slot j from the end: seen) */
+    if (k->hot[j].e->mv == k->hot[j].e->n)
+      edge_handover(s, k->hot[j].e, to);
+  for (size_t i = k->n; i-- > 0;)
+    if ((k->mem[i].mark == mark) != keep_covered)
+      var_move_split(s, k->mem[i].v, to);
   s->c_split++;
   return keep_covered ? k : to;
 }

@@ -394,6 +394,7 @@ struct lmm_system {
   size_t n_lev_out, lev_out_cap, lev_pos; /* its length, capacity, next to hand out */
   uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge, c_mmoved; /* LMM_STATS */
   uint64_t c_restarts, c_kept;   /* LMM_STATS: solves restarted, iterations kept by them */
+  uint64_t c_handed;         /* LMM_STATS: edges handed over whole by splits */
   /* Restarts (lmm_class.c): */
   long rs_it;                /* the first iteration of the last solve that a change reached */
   int rs_full;               /* a change since the last solve needs a solve from the start */
@@ -648,6 +649,7 @@ struct lmm_edge {
   lmm_ksum ws;                /* the sum of a / p over its elements with a > 0 (running) */
   uint64_t cov;               /* == its class's cov: it covered its class's last fixing */
   size_t ki, ci;              /* its slot in k->hot and in c->ehot */
+  size_t mv;                  /* split: its elements whose member moves (0 between splits) */
 };
 typedef struct lmm_chot {     /* a class's edge, as its class sees it */
   lmm_cnst *c;

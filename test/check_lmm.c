@@ -1534,6 +1534,38 @@ START_TEST(class_restart) {
 }
 END_TEST
 
+START_TEST(class_split_handover) {
+  /* A split moves its smaller part to a new class; an edge all of whose elements move goes
+   * whole (lmm_class.c, split). P (30) carries a, b, c: one class at 10. Then Q (15) gets
+   * c and d: Q saturates first at 7.5 and covers c alone, which leaves the class: its edge
+   * on Q (c only) is handed over whole, its element on P moves alone; a, b share
+   * 30 - 7.5 over two: 11.25. */
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 3);
+  lmm_cnst *P = lmm_cnst_new(s, 30, 0), *Q = lmm_cnst_new(s, 15, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *c = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, P, a, 1);
+  lmm_expand(s, P, b, 1);
+  lmm_expand(s, P, c, 1);
+  lmm_expand(s, Q, c, 1);
+  lmm_solve(s);
+  ck_val(a, 10);
+  ck_val(c, 10);
+  ck_assert_int_eq(lmm_var_level(a), lmm_var_level(c)); /* one class */
+  lmm_var *d = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, Q, d, 1);
+  lmm_solve(s);
+  ck_val(c, 7.5);
+  ck_val(d, 7.5);
+  ck_val(a, 11.25);
+  ck_val(b, 11.25);
+  ck_assert_int_ne(lmm_var_level(a), lmm_var_level(c));
+  ck_assert_uint_eq(lmm_class_handovers(s), 1);
+  lmm_free(s);
+}
+END_TEST
+
 START_TEST(class_left_out) {
   /* Class mode leaves out of a solve the constraints that start above 1.25 x the last
    * solve's top level (lmm_class.c), and brings them in, with what the classes fixed so far
@@ -2058,6 +2090,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, class_random_vs_fresh);
   tcase_add_test(inc, class_left_out);
   tcase_add_test(inc, class_restart);
+  tcase_add_test(inc, class_split_handover);
   tcase_add_test(inc, auto_class_switch);
   tcase_add_test(inc, local_bundles_random);
   tcase_add_test(inc, local_bundle_level);
