@@ -260,6 +260,8 @@ int lmm_class_on(const lmm_system *s) { return s->cls_on; }
 
 void lmm_set_class_restarts(lmm_system *s, int on) { s->no_restarts = !on; }
 
+void lmm_set_defer_ratio(lmm_system *s, double ratio) { s->defer_ratio = ratio > 0 ? ratio : 0.0; }
+
 uint64_t lmm_class_handovers(const lmm_system *s) { return s->c_handed; }
 
 uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept) {

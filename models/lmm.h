@@ -113,6 +113,10 @@ int lmm_class_on(const lmm_system *s);
 uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept);
 /* Class mode: how many class edges splits handed over whole (lmm_class.c, split). */
 uint64_t lmm_class_handovers(const lmm_system *s);
+/* Class mode: constraints that start a solve above ratio x the last solve's top level are
+ * left out until the filling comes near (lmm_class.c; 1.25 by default). The values do not
+ * depend on it (tests use a low ratio to leave many out). */
+void lmm_set_defer_ratio(lmm_system *s, double ratio);
 /* Class mode: restarts on (1, the default) or off (0: every solve from the start). */
 void lmm_set_class_restarts(lmm_system *s, int on);
 

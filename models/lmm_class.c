@@ -103,6 +103,8 @@ void lmm_cls_init(lmm_system *s) {
   s->defer_next = INFINITY;
   s->rs_full = 1;
   s->rs_it = LONG_MAX;
+  if (!(s->defer_ratio > 0))
+    s->defer_ratio = DEFER_RATIO;
   s->defer_it = LONG_MAX;
   s->bound_it = LONG_MAX;
 }
@@ -629,7 +631,8 @@ static void defer_replay(lmm_system *s, size_t from) {
       lmm_cnst *c = h->c;
       if (h->npos == 0 || c->light != DEFERRED)
         continue;
-      c->n_act--;
+      if (s->defer_fresh) /* (else counted afresh: defer_recount) */
+        c->n_act--;
       if (!c->fatpipe) {
         GROW(s->dlog, s->dlog_cap, s->n_dlog + 1);
         s->dlog[s->n_dlog++] = (lmm_clog){c, k->fit, c->remaining};
@@ -995,7 +998,7 @@ static void fill(lmm_system *s, long it, double top) {
       if (light_alive(s, s->satc2[i]))
         lh_push(s, s->satc2[i]);
   }
-  s->defer_next = top > 0 ? top * DEFER_RATIO : INFINITY;
+  s->defer_next = top > 0 ? top * s->defer_ratio : INFINITY;
 }
 
 /* ======================================================================

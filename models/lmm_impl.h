@@ -399,6 +399,7 @@ struct lmm_system {
   long rs_it;                /* the first iteration of the last solve that a change reached */
   int rs_full;               /* a change since the last solve needs a solve from the start */
   int no_restarts;           /* lmm_set_class_restarts(s, 0): none */
+  double defer_ratio;        /* class mode: DEFER_RATIO, or lmm_set_defer_ratio's */
   int clog_ok;               /* the log below is the last solve's, complete */
   lmm_clog *clog;            /* the last solve's log: a constraint's remaining before the */
   size_t n_clog, clog_cap;   /*   first change of each iteration, in iteration order */
