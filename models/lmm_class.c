@@ -443,11 +443,11 @@ static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
   s->c_moved++;
 }
 
-/* Edge e, every element of which belongs to a member moving to class k, becomes k's as it
- * is (list, sums, counts: the same constraint, whose sums do not change). */
-static void edge_handover(lmm_system *s, lmm_edge *e, lmm_class *k) {
+/* Edge e becomes class k's as it is (list, sums, counts: the same constraint, whose sums do
+ * not change), the edge of k that c->tmp_edge gives: every element of e belongs to a member
+ * that moves to k (a split, a merge). */
+static void edge_handover(lmm_edge *e, lmm_class *k) {
   lmm_chot h = kside(e)[0];
-  s->c_handed++;
   kslot_del(e);
   e->k = k;
   GROW(k->hot, k->hot_cap, k->nhot + 1);
@@ -801,8 +801,10 @@ static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
       for (const lmm_elem *x = k->mem[i].v->elems; x; x = x->var_next)
         x->edge->mv++;
   for (size_t j = k->nhot; j-- > 0;) /* (a handover fills slot j from the end: seen) */
-    if (k->hot[j].e->mv == k->hot[j].e->n)
-      edge_handover(s, k->hot[j].e, to);
+    if (k->hot[j].e->mv == k->hot[j].e->n) {
+      edge_handover(k->hot[j].e, to);
+      s->c_handed++;
+    }
   for (size_t i = k->n; i-- > 0;)
     if ((k->mem[i].mark == mark) != keep_covered)
       var_move_split(s, k->mem[i].v, to);
@@ -1050,14 +1052,7 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
     }
     e->cov = covering ? kc : 0;
     k->ncov += covering;
-    lmm_chot h = o->hot[e->ki]; /* e becomes k's */
-    kslot_del(e);
-    e->k = k;
-    GROW(k->hot, k->hot_cap, k->nhot + 1);
-    e->ki = k->nhot;
-    k->hot[k->nhot++] = h;
-    cside(e)->k = k;
-    c->tmp_edge = e;
+    edge_handover(e, k);
   }
   while (o->n > 0) {
     lmm_var *v = o->mem[o->n - 1].v;
