@@ -23,9 +23,10 @@
  * member stamped once), the class splits first: the covered members are fixed, the others go
  * on (the larger part keeps the class, the smaller one moves: each moved variable costs
  * O(its elements), but an edge all of whose elements move goes to the new class whole, as
- * it is: half the elements that splits move on issue 15's mixes). Bounds: a class whose smallest b p (kept as a lower bound, recomputed
- * when it matters) is below the level gives up the members at the smallest one, which are
- * fixed at their bound as classes of their own, as SimGrid fixes only those. After the
+ * it is: half the elements that splits move on issue 15's mixes). Bounds: a class whose
+ * smallest b p (kept as a lower bound, recomputed when it matters) is below the level gives
+ * up the members at the smallest one, which are fixed at their bound as classes of their
+ * own, as SimGrid fixes only those. After the
  * filling, the classes made since the last solve (newcls, split parts) merge into the
  * largest class fixed by the same iteration (same level); older classes stay apart even at
  * one level, so that a tie that comes and goes moves no variable back and forth. A merge
@@ -433,11 +434,15 @@ static void member_del(lmm_class *k, lmm_var *v) {
   v->cls = NULL;
 }
 
-/* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed. */
+/* v leaves its class for k (being built: its edges are the constraints' tmp_edge); listed.
+ * Its elements on edges a split handed over to k whole are there already. */
 static void var_move(lmm_system *s, lmm_var *v, lmm_class *k) {
   member_del(v->cls, v);
-  for (lmm_elem *x = v->elems; x; x = x->var_next)
-    edge_move(s, x, edge_for(s, k, x->cnst));
+  for (lmm_elem *x = v->elems; x; x = x->var_next) {
+    x->edge->mv = 0;
+    if (x->edge->k != k)
+      edge_move(s, x, edge_for(s, k, x->cnst));
+  }
   member_add(k, v);
   lmm_dirty_add(s, v);
   s->c_moved++;
@@ -457,18 +462,6 @@ static void edge_handover(lmm_edge *e, lmm_class *k) {
   e->c->tmp_edge = e;
 }
 
-/* var_move in a split: the elements on edges handed over whole are there already. */
-static void var_move_split(lmm_system *s, lmm_var *v, lmm_class *k) {
-  member_del(v->cls, v);
-  for (lmm_elem *x = v->elems; x; x = x->var_next) {
-    x->edge->mv = 0;
-    if (x->edge->k != k)
-      edge_move(s, x, edge_for(s, k, x->cnst));
-  }
-  member_add(k, v);
-  lmm_dirty_add(s, v);
-  s->c_moved++;
-}
 
 /* ======================================================================
  * Changes (between solves)
@@ -489,10 +482,13 @@ void lmm_cls_join(lmm_system *s, lmm_var *v) {
 /* v leaves its class (its edges and member slot); 1 when the class went with it. */
 static void leave(lmm_system *s, lmm_var *v) {
   lmm_class *k = v->cls;
-  if (k->fixed != s->csolve)
+  if (k->fixed != s->csolve) {
     s->rs_full = 1;
-  else if (k->fit < s->rs_it || s->bound_it < s->rs_it) /* (see "Restarts") */
-    s->rs_it = k->fit < s->bound_it ? k->fit : s->bound_it;
+  } else { /* the iterations before k's (or an earlier bound's) keep: see "Restarts" */
+    long r = k->fit < s->bound_it ? k->fit : s->bound_it;
+    if (r < s->rs_it)
+      s->rs_it = r;
+  }
   for (lmm_elem *x = v->elems; x; x = x->var_next)
     edge_del(s, x);
   member_del(k, v);
@@ -807,7 +803,7 @@ static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
     }
   for (size_t i = k->n; i-- > 0;)
     if ((k->mem[i].mark == mark) != keep_covered)
-      var_move_split(s, k->mem[i].v, to);
+      var_move(s, k->mem[i].v, to);
   s->c_split++;
   return keep_covered ? k : to;
 }
