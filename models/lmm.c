@@ -192,6 +192,7 @@ lmm_system *lmm_new(double precision) {
   pool_init(&s->cnst_pool, sizeof(lmm_cnst));
   pool_init(&s->var_pool, sizeof(lmm_var));
   pool_init(&s->elem_pool, sizeof(lmm_elem));
+  pool_init(&s->elem_cls_pool, ELEM_CLASS_SIZE);
   return s;
 }
 
@@ -228,6 +229,7 @@ void lmm_free(lmm_system *s) {
   free(s->cnsts);
   pool_destroy(&s->var_pool);
   pool_destroy(&s->elem_pool);
+  pool_destroy(&s->elem_cls_pool);
   free(s->stack);
   free(s->lights);
   free(s->sat_cnsts);
@@ -270,10 +272,18 @@ uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept) {
   return s->c_restarts;
 }
 
+/* Class mode from now on: it keeps no enabled lists (lmm_cnst_usage walks its edges), so
+ * the lists go; the elements it makes are small (ELEM_CLASS_SIZE). */
+static void class_start(lmm_system *s) {
+  lmm_cls_init(s);
+  for (size_t i = 0; i < s->n_cnsts; i++)
+    s->cnsts[i]->en_head = NULL;
+}
+
 void lmm_set_local(lmm_system *s, int mode) {
   if (mode == 3) {
     s->exact = 1;
-    lmm_cls_init(s);
+    class_start(s);
     return;
   }
   s->local = mode == 1;
@@ -301,14 +311,21 @@ lmm_cnst *lmm_cnst_new(lmm_system *s, double bound, int fatpipe) {
 
 double lmm_cnst_bound(const lmm_cnst *c) { return c->bound; }
 
+static inline double usage_term(const lmm_cnst *c, double u, const lmm_elem *e) {
+  if (e->weight <= 0)
+    return u;
+  double x = e->weight * lmm_var_value(e->var);
+  return c->fatpipe ? dmax(u, x) : u + x;
+}
+
+/* Over the enabled list, or in class mode the edges' lists (every enabled element). */
 double lmm_cnst_usage(const lmm_cnst *c) {
   double u = 0.0;
-  for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
-    if (e->weight <= 0)
-      continue;
-    double x = e->weight * lmm_var_value(e->var);
-    u = c->fatpipe ? dmax(u, x) : u + x;
-  }
+  for (const lmm_elem *e = c->en_head; e; e = e->en_next)
+    u = usage_term(c, u, e);
+  for (size_t i = 0; i < c->nehot; i++)
+    for (const lmm_elem *e = c->ehot[i].e->head; e; e = e->ac_next)
+      u = usage_term(c, u, e);
   return u;
 }
 
@@ -348,19 +365,33 @@ static inline lmm_elem *find_or_last(const lmm_var *v, const lmm_cnst *c, lmm_el
   return NULL;
 }
 
-/* A new element of v on c, appended after last (v's last element, NULL: none). */
+/* A new element of v on c, appended after last (v's last element, NULL: none). Class mode
+ * puts it on no enabled list, and makes it small (ELEM_CLASS_SIZE) once the slots freed by
+ * the elements made before it are all in use again. */
 static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *last) {
-  lmm_elem *e = pool_take(&s->elem_pool);
-  *e = (lmm_elem){.cnst = c, .var = v, .weight = coeff}; /* every other field zero */
+  lmm_elem *e;
+  if (s->cls_on && !s->elem_pool.free_list) {
+    e = pool_take(&s->elem_cls_pool);
+    memset(e, 0, ELEM_CLASS_SIZE);
+    e->small = 1;
+  } else { /* (class mode reuses the slots of the elements made before it) */
+    e = pool_take(&s->elem_pool);
+    memset(e, 0, sizeof *e);
+  }
+  e->cnst = c;
+  e->var = v;
+  e->weight = coeff;
   v->has_fp |= c->fatpipe;
   if (last)
     last->var_next = e;
   else
     v->elems = e;
-  if (v->penalty != 0.0)
-    enabled_push_front(c, e);
-  else
+  if (v->penalty == 0.0)
     c->n_disabled++;
+  else if (s->cls_on)
+    e->enabled = 1, c->n_en++;
+  else
+    enabled_push_front(c, e);
   return e;
 }
 
@@ -458,16 +489,9 @@ static void disable_var(lmm_system *s, lmm_var *v) {
 __attribute__((noinline)) static void penalty_class(lmm_system *s, lmm_var *v, double penalty) {
   if (v->cls)
     lmm_cls_leave(s, v);
-  if (penalty > 0 && v->penalty <= 0)
-    for (lmm_elem *e = v->elems; e; e = e->var_next) {
-      e->cnst->n_disabled--;
-      enabled_push_front(e->cnst, e);
-    }
-  else if (penalty <= 0 && v->penalty > 0)
-    for (lmm_elem *e = v->elems; e; e = e->var_next) {
-      enabled_remove(e->cnst, e);
-      e->cnst->n_disabled++;
-    }
+  if ((penalty > 0) != (v->penalty > 0))
+    for (lmm_elem *e = v->elems; e; e = e->var_next)
+      cls_enable_elem(e, penalty > 0);
   v->penalty = penalty;
   v->value = 0.0;
   if (penalty > 0)
@@ -549,10 +573,10 @@ __attribute__((noinline)) static void free_class(lmm_system *s, lmm_var *v) {
   for (lmm_elem *e = v->elems; e; e = next) {
     next = e->var_next;
     if (e->enabled)
-      enabled_remove(e->cnst, e);
+      e->cnst->n_en--;
     else
       e->cnst->n_disabled--;
-    pool_put(&s->elem_pool, e);
+    pool_put(e->small ? &s->elem_cls_pool : &s->elem_pool, e);
   }
   var_unlink(s, v);
   pool_put(&s->var_pool, v);
@@ -1095,7 +1119,7 @@ static void switch_to_class(lmm_system *s) {
   s->grp_on = 0;
   s->grp_gen++;
   s->local = 0;
-  lmm_cls_init(s);
+  class_start(s);
   for (lmm_var *v = s->all_head; v; v = v->all_next) {
     for (lmm_elem *e = v->elems; e; e = e->var_next)
       make_inactive(e); /* ac_prev, ac_next become the class edge's list */

@@ -12,6 +12,7 @@
 #include "lmm.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,18 +125,23 @@ struct lmm_elem {
   lmm_var *var;                /* the variable side */
   double weight;               /* a_ic, the consumption coefficient */
   lmm_elem *var_next;          /* next element of var, in creation order */
-  lmm_elem *en_prev, *en_next; /* cnst's enabled list (var->penalty > 0) */
   lmm_elem *ac_prev, *ac_next; /* cnst's active list (solver's unfixed elements) */
   union {
     double contrib;            /* SHARED: a_ic t_i as counted in cnst->S (see "Slack") */
     lmm_edge *edge;            /* class mode: the edge listing it (through ac_prev/ac_next) */
   };
-  unsigned char enabled;       /* on the enabled list */
+  unsigned char enabled;       /* its variable has penalty > 0 (exact and local modes: on the
+                                  enabled list) */
   unsigned char active;        /* on the active list */
   unsigned char uncov;         /* counted in cnst->n_uncov (see "Inert FATPIPE") */
   unsigned char hidden;        /* a bundle member's element on a class constraint: off the
                                   enabled list, counted in the proxy's (see "Bundles") */
+  unsigned char small;         /* made in class mode: ends here (ELEM_CLASS_SIZE bytes) */
+  /* Exact and local modes only. Class mode keeps no enabled lists (its edges list the
+   * elements of enabled variables), so the elements it makes stop before this. */
+  lmm_elem *en_prev, *en_next; /* cnst's enabled list (var->penalty > 0) */
 };
+#define ELEM_CLASS_SIZE offsetof(lmm_elem, en_prev)
 
 struct lmm_cnst {
   double bound;                  /* capacity C_c */
@@ -168,14 +174,15 @@ struct lmm_cnst {
   size_t load_n;                 /* local check: the number of terms of load */
   size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
   int klass;                     /* bundles: a class constraint (SHARED, fixes or carries many) */
-  size_t n_en;                   /* elements on the enabled list */
+  size_t n_en;                   /* enabled elements (on the enabled list but in class mode) */
   size_t n_mem;                  /* bundles: enabled elements (a > 0) of members on it */
   uint64_t bchk;                 /* bundles: == system bchk when bload is fresh */
   double bload;                  /* bundles: load with every bundle at its promise */
   uint64_t grp_gen;              /* == system grp_gen: part of the group's component */
   double gu[GRP_K];              /* group: sum of a_ic / p_i over the variables of level k */
   size_t gcount;                 /* group: number of such elements */
-  lmm_elem *en_head;             /* enabled elements, most recently enabled first */
+  lmm_elem *en_head;             /* enabled elements, most recently enabled first (none in
+                                    class mode, which counts them only: n_en) */
   lmm_elem *ac_head;             /* active elements, most recently activated first */
   lmm_cnst *mod_prev, *mod_next; /* modified list links */
   int in_mod;                    /* on the modified list */
@@ -279,7 +286,8 @@ struct lmm_system {
   size_t cnsts_cap;
   pool cnst_pool;            /* owns every lmm_cnst */
   pool var_pool;             /* owns every lmm_var */
-  pool elem_pool;            /* owns every lmm_elem */
+  pool elem_pool;            /* owns every lmm_elem but class mode's, */
+  pool elem_cls_pool;        /* which are ELEM_CLASS_SIZE bytes (small) */
   lmm_cnst *mod_head;        /* modified list, marking order */
   lmm_cnst *mod_tail;        /* its last constraint */
   size_t n_mod;              /* its length */
@@ -440,6 +448,14 @@ LMM_HELPER void enabled_remove(lmm_cnst *c, lmm_elem *e) {
   e->en_prev = e->en_next = NULL;
   e->enabled = 0;
   c->n_en--;
+}
+
+/* Class mode: e's variable enabled (on) or disabled; counted, on no list. */
+LMM_HELPER void cls_enable_elem(lmm_elem *e, int on) {
+  lmm_cnst *c = e->cnst;
+  e->enabled = (unsigned char)on;
+  c->n_en += on ? 1 : (size_t)-1;
+  c->n_disabled += on ? (size_t)-1 : 1;
 }
 
 LMM_HELPER void make_inactive(lmm_elem *e) {

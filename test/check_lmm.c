@@ -1781,7 +1781,9 @@ END_TEST
  * 0 before). Before and after, the values equal a from-scratch solve and what changed was
  * handed out or reported (lr_solve_check). The system also holds 2,000 constraints no flow
  * uses (a platform's other links): the density is over the links in use (30 elements each),
- * not over every constraint (0.5 variable per constraint). */
+ * not over every constraint (0.5 variable per constraint). Each link's usage (lmm_cnst_usage:
+ * sum of a x) equals the exact system's, through the switch (class mode keeps no enabled
+ * lists: its edges list the elements, those made before it and the small ones after). */
 START_TEST(auto_class_switch) {
   lr_sys *r = lr_open(7, 2);
   r->nc = 32;
@@ -1810,6 +1812,8 @@ START_TEST(auto_class_switch) {
     lr_solve_check(r);
     ck_assert_msg(lmm_class_on(r->l) == (solve > 32), "solve %d: lmm_class_on %d", solve, lmm_class_on(r->l));
     ck_assert(!lmm_local_on(r->l));
+    for (int i = 0; i < 32; i++) /* class mode: from its edges (no enabled lists) */
+      ck_rel(lmm_cnst_usage(r->cl[i]), lmm_cnst_usage(r->ce[i]), 1e-9);
   }
   lr_close(r);
 }
