@@ -299,21 +299,23 @@ __attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank 
     coll_generate(c, x->sel, x->o->cfg.coll_algo[c->kind], &r->prog);
     *done |= r->prog.smp_built;
     r->memo = m;
-    if (c->scounts || c->rcounts || r->prog.resume_at >= 0)
-      r->memo.comm = 0;
+    if (c->scounts || c->rcounts || r->prog.resume_at >= 0 || c->late)
+      r->memo.comm = 0; /* (a late read's second program is not the call's) */
   }
   push_prog(r, &r->prog, cm, r->coll_from);
   if (r->prog.resume_at >= 0) {
     r->coll_from = (size_t)r->prog.init_at;
     r->resume_comm = cm->id;
     r->resume_bits = r->prog.smp_built;
+    r->resume_late = r->prog.late;
   }
 }
 
 /* COLL_OP_RESUME: init_smp's messages of the current collective have completed (rank 0
  * of MPI_COMM_WORLD then publishes is_blocked, as SimGrid's init_smp does); the call is
  * generated again with the views built and its ops from where the init began are put in
- * place of the resume op (before the ops that followed the program). */
+ * place of the resume op (before the ops that followed the program). After a late read's
+ * cut (coll_prog.late), the call generated again is only what follows the cut. */
 static void resume_coll(replay_ctx *x, rank *r) {
   if (r->id == 0 && r->resume_comm == 0 && (r->resume_bits & 1))
     x->smp_published = 1;
@@ -330,6 +332,8 @@ static void resume_coll(replay_ctx *x, rank *r) {
     free(tail);
     return;
   }
+  c.late = r->resume_late;
+  r->resume_late = 0;
   emit_coll(x, r, &c, cm);
   for (size_t i = 0; i < ntail; i++)
     *new_rop(r) = tail[i];

@@ -76,6 +76,8 @@ typedef struct coll_args {
   int smp_scope;           /* scope of this call's communicator (> 0: an SMP communicator) */
   int smp_blocked;         /* scope 0's is_blocked() gives the real value (else false, as
                               SimGrid's before rank 0 of MPI_COMM_WORLD has set it) */
+  int late;                /* generated again at a late read (coll_prog.late): only what
+                              follows the cut */
 } coll_args;
 
 typedef enum coll_op_kind {
@@ -112,6 +114,10 @@ typedef struct coll_prog {
   long resume_at;   /* -1, or index of the COLL_OP_RESUME ending the program: the rest depends
                        on state init_smp publishes (is_blocked) and is generated again, from
                        init_at on, once the messages before it have completed */
+  int late;         /* the cut is a late read instead (tir/simgrid-compat: SimGrid reads a
+                       global the selectors of other ranks may have set since the call
+                       began): the call is generated again with coll_args.late set, which
+                       gives only what follows the cut, pushed whole (init_at is 0) */
 } coll_prog;
 
 void coll_prog_reset(coll_prog *p);
@@ -125,7 +131,10 @@ void coll_recv(coll_prog *p, int peer, int tag, int64_t bytes);
 void coll_waitall(coll_prog *p);
 void coll_wait(coll_prog *p, int req); /* MPI_Wait on request index req */
 void coll_waiteach(coll_prog *p);
-void coll_resume(coll_prog *p); /* COLL_OP_RESUME (coll_smp.c only) */
+void coll_resume(coll_prog *p); /* COLL_OP_RESUME (coll_smp.c, and late reads) */
+/* Whether a is the call being generated itself (not a sub-collective of its algorithm),
+ * on its own communicator. */
+int coll_top_call(const coll_args *a);
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
 

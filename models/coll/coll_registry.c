@@ -75,6 +75,7 @@ const char *coll_selector_names(void) {
 static int cur_sel;      /* selector of the call being generated (for coll_sub) */
 static int cur_kind;     /* kind of the call being generated */
 static int cur_forced;   /* algorithm forced for cur_kind, or -1 */
+static int cur_sub;      /* depth of coll_sub calls in it */
 static int forced_idx[COLL_NKINDS]; /* coll_force's table: 1 + algorithm index, 0 = none */
 
 void coll_force(coll_kind kind, const char *name) {
@@ -114,6 +115,7 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   cur_forced = i;
   cur_sel = sel;
   cur_kind = a->kind;
+  cur_sub = 0;
   coll_prog_reset(p);
   if (i < 0)
     i = pick(a, sel, p);
@@ -127,13 +129,17 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   return &algos[i];
 }
 
+int coll_top_call(const coll_args *a) { return (int)a->kind == cur_kind && a->smp_scope == 0 && !cur_sub; }
+
 /* SimGrid's colls::KIND: the algorithm forced for that kind (--cfg=smpi/KIND:NAME),
  * else the selector's pick. */
 void coll_sub(const coll_args *a, coll_prog *p) {
   int i = forced_idx[a->kind] - 1;
   if (i < 0 && (int)a->kind == cur_kind)
     i = cur_forced;
+  cur_sub++;
   algos[i >= 0 ? i : pick(a, cur_sel, p)].gen(a, p);
+  cur_sub--;
 }
 
 /* The "ompi" and "mpich" entries of every kind: that selector's choice, whatever the

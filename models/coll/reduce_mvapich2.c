@@ -13,7 +13,9 @@
  * another; its ompi_basic_linear choice becomes mvapich2_knomial from local_size x 128
  * KiB), the leaders reduce to the leader of the root's host (MV2_Reduce_function, the
  * mpich reduce by default) over the leaders communicator, which sends the result on to
- * the root when the root is not a leader (tag T + 1). */
+ * the root when the root is not a leader (tag T + 1). With tir/simgrid-compat a leader
+ * reads MV2_Reduce_function when its intra-node reduce has returned, as SimGrid's does
+ * (late_read below). */
 #include "coll_algos.h"
 
 #define T COLL_TAG_REDUCE
@@ -69,31 +71,59 @@ static void single_host(const coll_args *a, coll_prog *p, const coll_smp *s) {
     coll_recv(p, leader_of_root, T + 1, a->sbytes);
 }
 
+/* What follows the intra-node reduce: the leaders' reduce (MV2_Reduce_function as the
+ * globals have it now) and the leader of the root's host's send to the root. */
+static void two_level_rest(const coll_args *a, coll_prog *p, const coll_smp *s) {
+  int hr = s->host[a->root], leader_of_root = s->by_host[s->start[hr]];
+  coll_args b = *a;
+  if (s->intra_rank == 0) {
+    b.root = hr;
+    coll_on_leaders(&b, coll_mv2_state.reduce ? coll_mv2_state.reduce : coll_by_mpich, s, p);
+  }
+  if (s->intra_size > 1 && s->intra_rank == 0 && a->root != a->rank && s->me_host == hr)
+    coll_send(p, a->root, T + 1, a->sbytes);
+  if (s->intra_size > 1 && s->intra_rank != 0 && a->root == a->rank)
+    coll_recv(p, leader_of_root, T + 1, a->sbytes);
+}
+
+/* Late read (tir/simgrid-compat): SimGrid's leader reads MV2_Reduce_function once its
+ * intra-node reduce has returned, when the selectors of ranks already in a later reduce
+ * may have changed it (the globals are shared). The program of a reduce called as such
+ * is cut there; the rest is generated at the cut (coll_prog.late). Returns 1 if cut. */
+static int late_read(const coll_args *a, coll_prog *p, const coll_smp *s) {
+  if (!coll_simgrid_compat || s->intra_rank != 0 || s->intra_size < 2 || p->resume_at >= 0 || p->nreq > 0 ||
+      !coll_top_call(a))
+    return 0;
+  p->late = 1;
+  p->init_at = 0;
+  p->resume_at = (long)p->n;
+  coll_resume(p);
+  return 1;
+}
+
 void coll_reduce_mvapich2_two_level(const coll_args *a, coll_prog *p) {
-  coll_smp_need(a, p);
   coll_smp s;
+  if (a->late) {
+    coll_smp_layout(a, &s);
+    two_level_rest(a, p, &s);
+    coll_smp_free(&s);
+    return;
+  }
+  coll_smp_need(a, p);
   coll_smp_layout(a, &s);
   if (s.intra_size == a->size) {
     single_host(a, p, &s);
     coll_smp_free(&s);
     return;
   }
-  const coll_mv2_globals *g = &coll_mv2_state;
-  int hr = s.host[a->root], leader_of_root = s.by_host[s.start[hr]];
   coll_args b = *a;
   b.root = 0;
-  coll_gen_fn intra = g->reduce_intra ? g->reduce_intra : coll_by_mpich;
+  coll_gen_fn intra = coll_mv2_state.reduce_intra ? coll_mv2_state.reduce_intra : coll_by_mpich;
   if (intra == coll_reduce_ompi_basic_linear && a->sbytes >= (int64_t)s.intra_size << 17)
     intra = coll_reduce_mvapich2_knomial;
   if (s.intra_size > 1)
     coll_on_intra(&b, intra, &s, p);
-  if (s.intra_rank == 0) {
-    b.root = hr;
-    coll_on_leaders(&b, g->reduce ? g->reduce : coll_by_mpich, &s, p);
-  }
-  if (s.intra_size > 1 && s.intra_rank == 0 && a->root != a->rank && s.me_host == hr)
-    coll_send(p, a->root, T + 1, a->sbytes);
-  if (s.intra_size > 1 && s.intra_rank != 0 && a->root == a->rank)
-    coll_recv(p, leader_of_root, T + 1, a->sbytes);
+  if (!late_read(a, p, &s))
+    two_level_rest(a, p, &s);
   coll_smp_free(&s);
 }
