@@ -72,6 +72,8 @@ static const key keys[] = {
     {"tir/class-restarts", K_BOOL, "yes", OFF(class_restarts),
      "class solves after flow ends: fill again from the first iteration they reach (no: from "
      "the start; the same shares, doc/model.md)"},
+    {"tir/twin-flows", K_BOOL, "yes", OFF(twin_flows),
+     "flows alike (one route, size and start) share one solver variable (doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"tir/polling", K_STRING, "wait", 0,
      "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "

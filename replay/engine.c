@@ -71,7 +71,8 @@ struct eng_act {
                          the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order (sg_ties: last heap update) */
   evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
-  lmm_var *var;       /* NULL for sleeps and contention-free flows */
+  lmm_var *var;       /* NULL for sleeps, contention-free flows and twins */
+  eng_act *twin;      /* a flow: its first twin; a twin: the next one (see "Twins") */
   eng_done_fn done;
   void *ctx;
 };
@@ -81,6 +82,9 @@ static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->wha
 /* One allocation: the reverse route, looked up later, grows it (fill_back). */
 typedef struct route_entry {
   net_path path;
+  eng_act *lead;     /* the last flow started on it, if it was started in step lead_step, */
+  uint64_t lead_seq; /* and is still the action numbered lead_seq (see "Twins") */
+  uint64_t lead_step;
   int nback;         /* -1: the reverse route not looked up yet */
   int links[];       /* constraint indices of the route (path.nlinks), then of the reverse
                         route (nback) */
@@ -122,6 +126,8 @@ struct eng {
   uint64_t tie_xor; /* tir/lifo-ties: ~0, reversing the order of equal dates (tie ~seq); else 0 */
   int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
   int sg_defer;     /* tir/simgrid-compat: actions due at one date end after all are popped */
+  int twins;        /* tir/twin-flows, and none of the modes above (see "Twins") */
+  uint64_t n_twins; /* flows started as twins */
   eng_act **ended;  /* sg_defer: the actions popped at this date, to end in SimGrid's order */
   size_t nended, ended_cap;
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
@@ -210,6 +216,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->sg_ties = c->simgrid_marking;
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->sg_defer = c->simgrid_compat;
+  e->twins = c->twin_flows && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
@@ -270,6 +277,9 @@ void eng_free(eng *e) {
 double eng_now(const eng *e) { return e->now; }
 const double *eng_clock(const eng *e) { return &e->now; }
 int eng_pending(const eng *e) { return e->pending; }
+
+uint64_t eng_twin_count(const eng *e) { return e->n_twins; }
+
 double eng_host_speed(const eng *e, int host) { return e->speed[host]; }
 int eng_host_cores(const eng *e, int host) { return e->cores[host]; }
 double eng_host_usage(const eng *e, int host) {
@@ -326,6 +336,7 @@ static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errle
     r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
+  r->lead = NULL;
   return r;
 }
 
@@ -411,6 +422,46 @@ static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
   return &e->memo_flow;
 }
 
+/* Twins. Flows started in one step (no solve between) on one route with one payload are
+ * alike: the model gives them one latency, bound, penalty and factor, and max-min one rate
+ * (a change of the system changes them all alike) until they end, together. The first one's
+ * variable then carries the others, its twins: each link's coefficient counts them all
+ * (so every other flow's share is the one separate variables give, to rounding), and a twin
+ * has no variable, element or event of its own. When the first one ends, each twin is
+ * queued at that date under its own creation number, so that they end in the order separate
+ * flows would (equal dates: creation order). k ranks a host exchanging with another host's
+ * k ranks (an alltoall, a halo) start k^2 such flows at once: one variable. Off with
+ * tir/twin-flows:no, and in the modes where a tie's order is not creation order
+ * (tir/simgrid-marking, tir/simgrid-compat, tir/lifo-ties). */
+static eng_act *twin_start(eng *e, route_entry *r, const net_flow *f, double payload, eng_done_fn done, void *ctx) {
+  eng_act *l = r->lead;
+  if (!e->twins || !l || r->lead_step != e->steps || l->seq != r->lead_seq || !l->var ||
+      !same_bits(l->remains, payload))
+    return NULL; /* (l->seq: the action numbered lead_seq, not a recycled one) */
+  for (int i = 0; i < r->path.nlinks; i++)
+    lmm_expand(e->sys, e->links[r->links[i]], l->var, 1.0);
+  for (int i = 0; f->back_coeff > 0 && i < r->nback; i++)
+    lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], l->var, f->back_coeff);
+  eng_act *a = act_new(e, K_FLOW, done, ctx);
+  a->remains = payload;
+  a->factor = f->factor;
+  a->twin = l->twin;
+  l->twin = a;
+  e->n_twins++;
+  return a;
+}
+
+/* Flow a, which carried twins, ends (see "Twins"): they end at the same date. */
+static void twins_due(eng *e, eng_act *a) {
+  for (eng_act *t = a->twin, *next; t; t = next) {
+    next = t->twin;
+    t->twin = NULL;
+    t->remains = 0;
+    heap_update(e, &e->heap, t, e->now);
+  }
+  a->twin = NULL;
+}
+
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
   route_cell *cell = get_route(e, src, dst, err, errlen);
@@ -418,7 +469,10 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
     return NULL;
   route_entry *r = cell->r;
   const net_flow *f = flow_params(e, &r->path, payload);
-  eng_act *a = act_new(e, K_FLOW, done, ctx);
+  eng_act *a = f->shared ? twin_start(e, r, f, payload, done, ctx) : NULL;
+  if (a)
+    return a;
+  a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
   a->factor = f->factor;
   if (!f->shared) { /* contention-free: latency, then the bound's rate */
@@ -441,6 +495,9 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
     a->what = K_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
   }
+  r->lead = a;
+  r->lead_seq = a->seq;
+  r->lead_step = e->steps;
   return a;
 }
 
@@ -692,6 +749,9 @@ static void finish(eng *e, eng_act *a) {
     heap_remove(&e->grp[a->grp].heap, a);
   if (a->var)
     lmm_var_free(e->sys, a->var);
+  a->var = NULL; /* (no twin joins it from here on: twin_start) */
+  if (a->twin)
+    twins_due(e, a);
   e->pending--;
   if (a->done)
     a->done(a->ctx, a);

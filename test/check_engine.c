@@ -212,6 +212,57 @@ START_TEST(equal_dates_in_creation_order) {
 }
 END_TEST
 
+/* Twins (engine.c): flows started in one step on one route with one payload share one
+ * variable. On the 1 MB/s SHARED link at t = 0: flows 0, 1 and 3 (1e6 bytes, h0 -> h1) and
+ * flow 2 (2e6 bytes, back): 250 kB/s each; the three alike end at 4 s, flow 2 then has
+ * 1e6 left alone: 5 s. A sleep of 4 s started between flows 0 and 1 ends between them too
+ * (equal dates: creation order, twins included). Flows 1 and 3 are twins of flow 0. */
+static void twins_run(int on) {
+  if (!on) { /* the same system with tir/twin-flows:no */
+    eng_free(e);
+    cfg.twin_flows = 0;
+    e = eng_new(plat, &cfg, &stub, NULL);
+  }
+  flow(0, 0, 1, 1e6);
+  eng_sleep_start(e, 4.0, record, &ids[4]);
+  flow(1, 0, 1, 1e6);
+  flow(2, 1, 0, 2e6);
+  flow(3, 0, 1, 1e6);
+  ck_assert_int_eq(eng_pending(e), 5);
+  run_all();
+  ck_assert_int_eq(log_.n, 5);
+  ASSERT_DONE(0, 0, 4.0);
+  ASSERT_DONE(1, 4, 4.0);
+  ASSERT_DONE(2, 1, 4.0);
+  ASSERT_DONE(3, 3, 4.0);
+  ASSERT_DONE(4, 2, 5.0);
+  ck_assert_int_eq(eng_twin_count(e), on ? 2 : 0);
+  ck_assert_int_eq(eng_pending(e), 0);
+}
+
+START_TEST(twins_end_as_separate_flows) { twins_run(1); }
+END_TEST
+
+START_TEST(twins_off) { twins_run(0); }
+END_TEST
+
+/* A flow alike started after a solve is no twin: flow 0 (1e6 bytes) runs alone at 1 MB/s
+ * until a sleep ends at 0.5 s, when flow 1 (1e6 bytes, same route) starts: 500 kB/s each,
+ * flow 0 ends at 1.5 s, flow 1 (5e5 left) at 2 s. */
+START_TEST(twins_only_within_a_step) {
+  flow(0, 0, 1, 1e6);
+  eng_sleep_start(e, 0.5, record, &ids[2]);
+  ck_assert_int_eq(eng_step(e), 1);
+  ck_assert_int_eq(log_.n, 1);
+  flow(1, 0, 1, 1e6);
+  run_all();
+  ck_assert_int_eq(log_.n, 3);
+  ASSERT_DONE(1, 0, 1.5);
+  ASSERT_DONE(2, 1, 2.0);
+  ck_assert_int_eq(eng_twin_count(e), 0);
+}
+END_TEST
+
 static Suite *engine_suite(void) {
   Suite *s = suite_create("engine");
   TCase *tc = tcase_create("engine");
@@ -225,6 +276,9 @@ static Suite *engine_suite(void) {
   tcase_add_test(tc, exec_shares_cores);
   tcase_add_test(tc, exec_joined_later);
   tcase_add_test(tc, equal_dates_in_creation_order);
+  tcase_add_test(tc, twins_end_as_separate_flows);
+  tcase_add_test(tc, twins_off);
+  tcase_add_test(tc, twins_only_within_a_step);
   suite_add_tcase(s, tc);
   return s;
 }
