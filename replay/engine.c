@@ -247,6 +247,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e) {
   if (!e)
     return;
+  if (getenv("LMM_STATS"))
+    fprintf(stderr, "eng: %llu twin flows (tir/twin-flows)\n", (unsigned long long)e->n_twins);
   for (size_t i = 0; i < e->nchunks; i++)
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);

@@ -8,7 +8,8 @@
 #    simulated times equal to 1e-9 relative, and so does class mode without its restarts
 #    (tir/class-restarts:no; class mode restarts some solves, that one none);
 #  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
-#  - 64 ranks, 4 a host on 16 hosts: the same (exact, class with and without restarts, auto);
+#  - 64 ranks, 4 a host on 16 hosts: the same (exact, class with and without restarts, auto,
+#    which starts twin flows (LMM_STATS: "eng: N twin flows", N > 0), and tir/twin-flows:no);
 #  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, one rank a
 #    host and 4 a host, when SimGrid is installed.
 . "$(dirname "$0")/setup.sh"
@@ -56,9 +57,12 @@ for kind in fattree cabinets; do
   run4 no --cfg=tir/local-solve:no
   run4 class --cfg=tir/local-solve:class
   run4 norestart --cfg=tir/local-solve:class --cfg=tir/class-restarts:no
-  run4 auto
+  LMM_STATS=1 run4 auto 2> "err4.$kind.auto"
+  run4 notwins --cfg=tir/twin-flows:no
+  grep -Eq '^eng: [1-9][0-9]* twin flows' "err4.$kind.auto" ||
+    { fail=1; echo "FAIL: $kind, 4 ranks a host: no twin flows"; cat "err4.$kind.auto"; }
   echo "$kind, 4 ranks a host: exact $(time_of "out4.$kind.no") s, class $(time_of "out4.$kind.class") s"
-  for mode in class norestart auto; do
+  for mode in class norestart auto notwins; do
     close "$(time_of "out4.$kind.$mode")" "$(time_of "out4.$kind.no")" 1e-9 ||
       { fail=1; echo "FAIL: $kind, 4 ranks a host: $mode differs from the exact solver"; }
   done
