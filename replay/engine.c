@@ -127,6 +127,7 @@ struct eng {
   int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
   int sg_defer;     /* tir/simgrid-compat: actions due at one date end after all are popped */
   int twins;        /* tir/twin-flows, and none of the modes above (see "Twins") */
+  double ev_date;   /* the date of the event being handled (its twins end then) */
   uint64_t n_twins; /* flows started as twins */
   eng_act **ended;  /* sg_defer: the actions popped at this date, to end in SimGrid's order */
   size_t nended, ended_cap;
@@ -453,13 +454,14 @@ static eng_act *twin_start(eng *e, route_entry *r, const net_flow *f, double pay
   return a;
 }
 
-/* Flow a, which carried twins, ends (see "Twins"): they end at the same date. */
+/* Flow a, which carried twins, ends (see "Twins"): they end at its date (that of the event,
+ * which may lie within surf/precision after the step's), each in its creation-order place. */
 static void twins_due(eng *e, eng_act *a) {
   for (eng_act *t = a->twin, *next; t; t = next) {
     next = t->twin;
     t->twin = NULL;
     t->remains = 0;
-    heap_update(e, &e->heap, t, e->now);
+    heap_update(e, &e->heap, t, e->ev_date);
   }
   a->twin = NULL;
 }
@@ -812,6 +814,7 @@ int eng_step(eng *e) {
     }
     if (!(fabs(next - e->now) < e->cfg->surf_precision))
       break;
+    e->ev_date = next;
     if (k >= 0) {
       group_pop(e, k);
       continue;
