@@ -42,18 +42,21 @@ trace() {
 }
 
 fail=0
+# verdict LABEL GOT WANT: GOT (a simulated time) within 1e-9 of WANT
+verdict() {
+  if awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-9 * w) }'; then
+    echo "ok   $1: $2"
+  else
+    echo "FAIL $1: tir $2, want $3"
+    fail=1
+  fi
+}
 check() { # KIND ALGO COUNT LAYOUT EXPECTED
   trace "$1" "$3"
   for mode in no yes; do
     out=$($TIR -q -p "$tmp/p.xml" -H "$tmp/$4" -n 16 "--cfg=smpi/$1:$2" --cfg=smpi/send-is-detached-thresh:0 \
       "--cfg=tir/simgrid-compat:$mode" "$tmp/index" 2>&1) || { echo "FAIL $1 $2 $4: $out"; fail=1; continue; }
-    got=$(echo "$out" | sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p')
-    if awk -v g="$got" -v w="$5" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-9 * w) }'; then
-      echo "ok   $1 $2 $4 (compat $mode): $got"
-    else
-      echo "FAIL $1 $2 $4 (compat $mode): tir $got, SimGrid $5"
-      fail=1
-    fi
+    verdict "$1 $2 $4 (compat $mode)" "$(echo "$out" | sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p')" "$5"
   done
 }
 
@@ -125,12 +128,7 @@ for sel in mvapich2 impi; do
     [ $mode = no ] && want=0.0160142667471
     got=$($TIR -q -p "$tmp/p.xml" -H "$tmp/rr20" -n 20 "--cfg=smpi/coll-selector:$sel" --cfg=smpi/send-is-detached-thresh:0 \
       "--cfg=tir/simgrid-compat:$mode" "$tmp/index" 2>&1 | sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p')
-    if awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-9 * w) }'; then
-      echo "ok   reduce late read $sel (compat $mode): $got"
-    else
-      echo "FAIL reduce late read $sel (compat $mode): tir $got, want $want"
-      fail=1
-    fi
+    verdict "reduce late read $sel (compat $mode)" "$got" "$want"
   done
 done
 exit $fail
