@@ -21,6 +21,9 @@
  * (lmm_next_level); the levels with a due sit in a binary heap by (due, tie), so a step
  * costs O(changed levels x log levels), not O(levels) (class mode: hundreds of classes).
  *
+ * Flows alike (one route, one payload) started in one step share one solver variable: the
+ * first one carries its twins (see "Twins").
+ *
  * An execution alone on its host (the usual case: one rank per host) gets no solver
  * variable: the solver would give it min(bound, cores x speed) exactly, so its completion
  * date is known at once (no variable, element, solve or free: -7.5 % instructions on a
