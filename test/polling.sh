@@ -46,7 +46,7 @@ sim() {
 bad=0
 # check WHAT GOT WANT: at 1e-9 relative
 check() {
-  if awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-9 * w) }'; then
+  if near "$2" "$3"; then
     echo "ok: $1: $2 s (by hand $3)"
   else
     echo "FAIL: $1: $2 s, by hand $3"

@@ -15,3 +15,5 @@ if [ -n "${TIR_VALGRIND:-}" ]; then
 fi
 # skip: exit status 77 tells automake's harness the test was skipped (never "passed")
 skip() { echo "SKIP: $*"; exit 77; }
+# near GOT WANT: GOT (a simulated time, not empty) within 1e-9 relative of WANT
+near() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-9 * w) }'; }

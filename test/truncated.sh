@@ -44,7 +44,7 @@ echo "ok: without --allow-truncated, both errors name it"
 for d in gz plain; do
   $TIR -q --allow-truncated -p "$PLAT" -H hf $d > out 2>err || { cat out err; fail "$d: --allow-truncated exits $?"; }
   got=$(sed -n 's/^Simulated time: \([^ ]*\) s$/\1/p' out)
-  awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 1e-9 * w && -d <= 1e-9 * w) }' ||
+  near "$got" "$want" ||
     { cat out; fail "$d: stopped at $got s, by hand $want s"; }
   grep -q "^Truncated trace: the replay stopped where ranks ran out at $got s; 1 of 2 ranks cut: 1; 1 rank blocked at the end (11 actions not replayed)$" out ||
     { cat out; fail "$d: no truncation line"; }
