@@ -300,7 +300,7 @@ __attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank 
     *done |= r->prog.smp_built;
     r->memo = m;
     if (c->scounts || c->rcounts || r->prog.resume_at >= 0 || c->late)
-      r->memo.comm = 0; /* (a late read's second program is not the call's) */
+      r->memo.comm = 0; /* (a late read's rest is not the call's program) */
   }
   push_prog(r, &r->prog, cm, r->coll_from);
   if (r->prog.resume_at >= 0) {
@@ -333,7 +333,7 @@ static void resume_coll(replay_ctx *x, rank *r) {
     return;
   }
   c.late = r->resume_late;
-  r->resume_late = 0;
+  r->resume_late = NULL;
   emit_coll(x, r, &c, cm);
   for (size_t i = 0; i < ntail; i++)
     *new_rop(r) = tail[i];

@@ -122,7 +122,7 @@ typedef struct rank {
                            it is generated again after init_smp: COLL_OP_RESUME) */
   int resume_comm;      /* communicator of the program cut at a COLL_OP_RESUME ... */
   uint32_t resume_bits; /* ... and the views its init_smp builds */
-  int resume_late;      /* ... or the late read it waits for (coll_prog.late) */
+  coll_gen_fn resume_late; /* ... or the generator of what follows its late read (coll_prog.late) */
 } rank;
 
 /* Runs rank r until it blocks or ends. Returns 0, or -1 after reporting a fatal

@@ -55,6 +55,8 @@ enum {
   COLL_TAG_SCAN = -888 /* SimGrid's linear scan/exscan use -888 */
 };
 
+struct coll_prog;
+
 /* One collective call, as one rank sees it. Sizes are in bytes. */
 typedef struct coll_args {
   coll_kind kind;
@@ -76,8 +78,9 @@ typedef struct coll_args {
   int smp_scope;           /* scope of this call's communicator (> 0: an SMP communicator) */
   int smp_blocked;         /* scope 0's is_blocked() gives the real value (else false, as
                               SimGrid's before rank 0 of MPI_COMM_WORLD has set it) */
-  int late;                /* generated again at a late read (coll_prog.late): only what
-                              follows the cut */
+  /* Generated again at a late read (coll_prog.late): this generator gives what follows
+   * the cut, instead of the call's algorithm (NULL: the call). */
+  void (*late)(const struct coll_args *a, struct coll_prog *p);
 } coll_args;
 
 typedef enum coll_op_kind {
@@ -114,10 +117,11 @@ typedef struct coll_prog {
   long resume_at;   /* -1, or index of the COLL_OP_RESUME ending the program: the rest depends
                        on state init_smp publishes (is_blocked) and is generated again, from
                        init_at on, once the messages before it have completed */
-  int late;         /* the cut is a late read instead (tir/simgrid-compat: SimGrid reads a
-                       global the selectors of other ranks may have set since the call
-                       began): the call is generated again with coll_args.late set, which
-                       gives only what follows the cut, pushed whole (init_at is 0) */
+  /* Non-NULL: the cut is a late read instead (tir/simgrid-compat: SimGrid reads a global
+   * the selectors of other ranks may have set since the call began), and this generates
+   * what follows it: the call is generated again with coll_args.late set to it, and that
+   * program is pushed whole (init_at is 0). */
+  void (*late)(const struct coll_args *a, struct coll_prog *p);
 } coll_prog;
 
 void coll_prog_reset(coll_prog *p);
@@ -177,7 +181,8 @@ int coll_selector_count(void);
 const char *coll_selector_names(void);
 
 /* Generates a's program into p with the algorithm forced for its kind (forced != NULL
- * and non-empty) or picked by selector sel. Returns the algorithm used. When the program
+ * and non-empty) or picked by selector sel (a->late set: that generator instead, and NULL
+ * is returned). Returns the algorithm used. When the program
  * builds an SMP view (p->smp_built), it ends at a COLL_OP_RESUME after init_smp's
  * messages: the caller runs them, marks the scopes built (a->smp_done) and calls
  * coll_generate again, executing the new program from p->init_at on. */

@@ -12,7 +12,7 @@
 void coll_prog_reset(coll_prog *p) {
   p->n = 0, p->nreq = 0, p->smp_built = 0;
   p->init_at = p->resume_at = -1;
-  p->late = 0;
+  p->late = NULL;
 }
 
 void coll_prog_free(coll_prog *p) {

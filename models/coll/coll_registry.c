@@ -117,16 +117,15 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   cur_kind = a->kind;
   cur_sub = 0;
   coll_prog_reset(p);
-  if (i < 0)
-    i = pick(a, sel, p);
-  algos[i].gen(a, p);
-  if (p->resume_at >= 0) { /* the rest is generated again after init_smp (coll_smp.c) */
+  if (a->late)
+    a->late(a, p); /* the rest of a program cut at a late read */
+  else
+    algos[i < 0 ? (i = pick(a, sel, p)) : i].gen(a, p);
+  if (p->resume_at >= 0) /* the rest is generated again after init_smp or a late read */
     p->n = (size_t)p->resume_at + 1;
-    return &algos[i];
-  }
-  if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
+  else if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
     coll_waitall(p);
-  return &algos[i];
+  return a->late ? NULL : &algos[i];
 }
 
 int coll_top_call(const coll_args *a) { return (int)a->kind == cur_kind && a->smp_scope == 0 && !cur_sub; }

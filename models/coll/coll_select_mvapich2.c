@@ -192,10 +192,6 @@ static void bcast(const coll_args *a, coll_prog *p) {
 static void reduce(const coll_args *a, coll_prog *p) {
   if (a->count == 0)
     return;
-  if (a->late) { /* the rest of its two-level reduce: the globals as they are now */
-    coll_reduce_mvapich2_two_level(a, p);
-    return;
-  }
   const coll_mv2_row *r = row_of(&coll_mv2_reduce[0], a->size);
   int e = entry_of(r->inter, r->ninter, a->sbytes, 0, 1), ei = entry_of(r->intra, r->nintra, a->sbytes, 0, 1);
   coll_mv2_globals *g = &coll_mv2_state;

@@ -86,15 +86,24 @@ static void two_level_rest(const coll_args *a, coll_prog *p, const coll_smp *s) 
     coll_recv(p, leader_of_root, T + 1, a->sbytes);
 }
 
+/* two_level_rest as a generator, for a program cut at the late read below. */
+static void late_rest(const coll_args *a, coll_prog *p) {
+  coll_smp s;
+  coll_smp_layout(a, &s);
+  two_level_rest(a, p, &s);
+  coll_smp_free(&s);
+}
+
 /* Late read (tir/simgrid-compat): SimGrid's leader reads MV2_Reduce_function once its
  * intra-node reduce has returned, when the selectors of ranks already in a later reduce
  * may have changed it (the globals are shared). The program of a reduce called as such
- * is cut there; the rest is generated at the cut (coll_prog.late). Returns 1 if cut. */
+ * is cut there; late_rest generates the rest at the cut (coll_prog.late). Returns 1 if
+ * cut. */
 static int late_read(const coll_args *a, coll_prog *p, const coll_smp *s) {
   if (!coll_simgrid_compat || s->intra_rank != 0 || s->intra_size < 2 || p->resume_at >= 0 || p->nreq > 0 ||
       !coll_top_call(a))
     return 0;
-  p->late = 1;
+  p->late = late_rest;
   p->init_at = 0;
   p->resume_at = (long)p->n;
   coll_resume(p);
@@ -102,14 +111,8 @@ static int late_read(const coll_args *a, coll_prog *p, const coll_smp *s) {
 }
 
 void coll_reduce_mvapich2_two_level(const coll_args *a, coll_prog *p) {
-  coll_smp s;
-  if (a->late) {
-    coll_smp_layout(a, &s);
-    two_level_rest(a, p, &s);
-    coll_smp_free(&s);
-    return;
-  }
   coll_smp_need(a, p);
+  coll_smp s;
   coll_smp_layout(a, &s);
   if (s.intra_size == a->size) {
     single_host(a, p, &s);
