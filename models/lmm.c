@@ -485,6 +485,14 @@ static void disable_var(lmm_system *s, lmm_var *v) {
   set_fix(v, NULL);
 }
 
+/* Class mode: e's variable enabled (on) or disabled; counted, on no list. */
+static void cls_enable_elem(lmm_elem *e, int on) {
+  lmm_cnst *c = e->cnst;
+  e->enabled = (unsigned char)on;
+  c->n_en += on ? 1 : (size_t)-1;
+  c->n_disabled += on ? (size_t)-1 : 1;
+}
+
 /* Class mode: v leaves its class, changes, and joins one of its own if enabled. */
 __attribute__((noinline)) static void penalty_class(lmm_system *s, lmm_var *v, double penalty) {
   if (v->cls)

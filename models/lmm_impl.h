@@ -450,14 +450,6 @@ LMM_HELPER void enabled_remove(lmm_cnst *c, lmm_elem *e) {
   c->n_en--;
 }
 
-/* Class mode: e's variable enabled (on) or disabled; counted, on no list. */
-LMM_HELPER void cls_enable_elem(lmm_elem *e, int on) {
-  lmm_cnst *c = e->cnst;
-  e->enabled = (unsigned char)on;
-  c->n_en += on ? 1 : (size_t)-1;
-  c->n_disabled += on ? (size_t)-1 : 1;
-}
-
 LMM_HELPER void make_inactive(lmm_elem *e) {
   if (!e->active)
     return;
