@@ -63,13 +63,13 @@ enum { K_FLOW = -1, K_LATENCY = -2, K_SLEEP = -3 };
 struct eng_act {
   int32_t what;       /* an execution: its host; a flow: K_LATENCY while it pays its latency,
                          then K_FLOW; a sleep: K_SLEEP */
-  int32_t grp;        /* group level whose heap holds it (rate = level x factor / gpen), or -1 */
+  int32_t grp;        /* group level whose heap holds it (rate = level x factor / the
+                         variable's penalty), or -1 */
   double remains;     /* bytes or flops still to do */
   double factor;      /* effective rate = factor x variable value */
   double rate;        /* rate used since last_update */
   double last_update; /* date at which remains was last brought up to date */
   double penalty;     /* flows: penalty to set when the latency phase ends; executions: bound */
-  double gpen;        /* in the group: the variable's penalty */
   double date;        /* heap key: completion (or latency end) date; in the group heap,
                          the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order (sg_ties: last heap update) */
@@ -605,8 +605,7 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   update_remains(e, a);
   heap_remove(&e->heap, a);
   a->grp = k;
-  a->gpen = lmm_var_penalty(v);
-  heap_update(e, &g->heap, a, g->phi + a->remains * a->gpen / a->factor);
+  heap_update(e, &g->heap, a, g->phi + a->remains * lmm_var_penalty(v) / a->factor);
 }
 
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
@@ -616,7 +615,8 @@ static void group_leave(eng *e, eng_act *a) {
   grp_rebase(e, g);
   heap_remove(&g->heap, a);
   a->grp = -1;
-  a->remains = (a->date - g->phi) * a->factor / a->gpen;
+  a->remains = (a->date - g->phi) * a->factor / lmm_var_penalty(a->var); /* (unchanged since
+                                            group_enter: only a listed positive one leaves) */
   if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
     a->remains = 0;
   a->last_update = e->now;

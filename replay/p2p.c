@@ -349,7 +349,7 @@ __attribute__((noinline)) static void truncated(p2p_world *w, const p2p_req *s, 
   char msg[256];
   snprintf(msg, sizeof msg,
            "message truncated (MPI_ERR_TRUNCATE): rank %d sends %" PRId64 " bytes with tag %d "
-           "(line %ld) but rank %d posted a receive of %" PRId64 " bytes (line %ld)",
+           "(line %d) but rank %d posted a receive of %" PRId64 " bytes (line %d)",
            s->src, s->bytes, s->tag, s->line, r->dst, r->bytes, r->line);
   w->error(w->ctx, 0, msg);
 }
@@ -471,7 +471,8 @@ static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64
   else
     r = slab_take(p);
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
-                 .refs = 1, .line = line, .posted = *w->now};
+                 .refs = 1, .line = line > INT32_MAX ? INT32_MAX : (int32_t)line,
+                 .posted = *w->now};
   return r;
 }
 
@@ -803,7 +804,7 @@ static void report_table(const box_table *t, const char *what, FILE *out, int *s
     const mbox *b = &t->boxes[i];
     const p2p_req *r = b->key ? b->tail->next : NULL;
     for (; r && *shown < 20; r = r == b->tail ? NULL : r->next, ++*shown)
-      fprintf(out, "  unmatched %s%s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %ld)\n",
+      fprintf(out, "  unmatched %s%s: rank %d -> rank %d, tag %d, %" PRId64 " bytes (trace line %d)\n",
               r->recv ? "receive" : "send", r->eager ? what : "", r->src, r->dst, r->tag, r->bytes, r->line);
   }
 }

@@ -26,6 +26,8 @@ typedef struct p2p_req {
     int64_t seq;              /* send (smpi/async-small-thresh): posting order */
   };
   int32_t refs;               /* owner + pending transfer */
+  int32_t line;               /* trace line that posted it (deadlock reports; INT32_MAX: that
+                                 or a later one) */
   uint8_t group;              /* 1: a group request (a non-blocking collective): p2p.c keeps
                                  its messages */
   uint8_t recv;               /* 1: receive request */
@@ -35,7 +37,6 @@ typedef struct p2p_req {
   uint8_t complete;           /* done for its owner (wait would return) */
   uint8_t detached_sender;    /* receive: the matched send was detached */
   uint8_t matched;            /* paired with its counterpart */
-  long line;                  /* trace line that posted it (deadlock reports) */
   double posted;              /* simulated time at which it was posted */
   uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
