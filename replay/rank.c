@@ -44,7 +44,9 @@ enum rop_kind {
   OP_RMA_UNLOCK,    /* release peer's lock of window tag (peer -1: every member's) */
   OP_RMA_FREE,      /* the rank frees window tag */
   OP_POLL_WAIT,     /* wait until a message from peer with tag is in the rank's mailbox */
-  OP_COLL_RESUME    /* init_smp's messages are done: generate the rest of the collective */
+  OP_COLL_RESUME,   /* init_smp's messages are done: generate the rest of the collective */
+  OP_COLL_RUN       /* the ops of r->prog from bytes on (comm: their communicator), one at a
+                       time (see "Collective runs") */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,
@@ -84,38 +86,90 @@ static int dtsize(replay_ctx *x, int dt) {
   return dt == TRACE_DT_DEFAULT ? x->dt_default : trace_dtype_size(dt);
 }
 
-/* Converts a collective's program on communicator cm, from op `from` on, into rops (peers:
- * world ranks). */
-static void push_prog(rank *r, const coll_prog *p, const comm_t *cm, size_t from) {
-  for (size_t i = from; i < p->n; i++) {
-    const coll_op *c = &p->ops[i];
-    int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
-    switch (c->op) {
-    case COLL_OP_ISEND:
-      push_p2p(r, OP_SEND, ROP_ISEND, peer, c->tag, c->bytes);
-      break;
-    case COLL_OP_IRECV:
-      push_p2p(r, OP_RECV, 0, peer, c->tag, c->bytes);
-      break;
-    case COLL_OP_SEND:
-      push_p2p(r, OP_SEND, ROP_BLOCKING, peer, c->tag, c->bytes);
-      break;
-    case COLL_OP_RECV:
-      push_p2p(r, OP_RECV, ROP_BLOCKING, peer, c->tag, c->bytes);
-      break;
-    case COLL_OP_WAITEACH:
-      push(r, OP_WAITEACH);
-      break;
-    case COLL_OP_WAIT:
-      push(r, OP_WAIT_SLOT)->peer = c->peer;
-      break;
-    case COLL_OP_RESUME:
-      push(r, OP_COLL_RESUME);
-      break;
-    default:
-      push(r, OP_WAITALL);
-    }
+/* Collective runs. A collective's program (r->prog) is not copied into rops: an OP_COLL_RUN
+ * rop stands for its ops from a given one on, and the rank reads them one at a time through
+ * r->crop, the current one as a rop (cur_op). A program holds an op per message of the
+ * call (2 (n - 1) for a basic_linear alltoall on n ranks), so a copy cost every rank 32
+ * bytes a message while the call ran. An action has one program at most, which nothing
+ * else writes before its run ends; a COLL_OP_RESUME generates the program again and
+ * moves the run's cursor to where it goes on (resume_coll). */
+
+/* Op c of a program on communicator cm as a rop (peers: world ranks; comm: the rops'). */
+static void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
+  int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
+  int kind = OP_WAITALL, flags = 0;
+  switch (c->op) {
+  case COLL_OP_ISEND:
+    kind = OP_SEND, flags = ROP_ISEND;
+    break;
+  case COLL_OP_IRECV:
+    kind = OP_RECV;
+    break;
+  case COLL_OP_SEND:
+    kind = OP_SEND, flags = ROP_BLOCKING;
+    break;
+  case COLL_OP_RECV:
+    kind = OP_RECV, flags = ROP_BLOCKING;
+    break;
+  case COLL_OP_WAITEACH:
+    *o = (rop){.kind = OP_WAITEACH};
+    return;
+  case COLL_OP_WAIT:
+    *o = (rop){.kind = OP_WAIT_SLOT, .peer = c->peer};
+    return;
+  case COLL_OP_RESUME:
+    *o = (rop){.kind = OP_COLL_RESUME};
+    return;
+  default:
+    *o = (rop){.kind = OP_WAITALL};
+    return;
   }
+  *o = (rop){.kind = (uint8_t)kind, .flags = (uint8_t)flags, .peer = peer, .tag = c->tag, .comm = comm,
+             .bytes = c->bytes};
+}
+
+/* The run of program p (r->prog) on communicator cm from op `from` on: a rop, or, when a
+ * COLL_OP_RESUME regenerated it (r->resuming), the current run's cursor moved there. */
+static void push_prog(rank *r, const coll_prog *p, const comm_t *cm, size_t from) {
+  (void)p; /* (always r->prog) */
+  r->run_cm = cm;
+  r->cpc = from;
+  r->crop_at = SIZE_MAX;
+  if (r->resuming) {
+    r->resuming = 0;
+    r->cskip = 1; /* the cursor is on the op to run next */
+    return;
+  }
+  rop *o = push(r, OP_COLL_RUN);
+  o->comm = r->push_comm;
+}
+
+/* Run o's current op (o: the OP_COLL_RUN at pc), NULL when the run is over. */
+__attribute__((noinline)) static rop *run_op(rank *r, const rop *o) {
+  if (r->cpc >= r->prog.n)
+    return NULL;
+  if (r->crop_at != r->cpc) {
+    coll_rop(&r->prog.ops[r->cpc], r->run_cm, o->comm, &r->crop);
+    r->crop_at = r->cpc;
+  }
+  return &r->crop;
+}
+
+/* The rop at pc; in a collective run its current op, NULL when the run is over. */
+__attribute__((always_inline)) static inline rop *cur_op(rank *r) {
+  rop *o = &r->ops[r->pc];
+  return o->kind != OP_COLL_RUN ? o : run_op(r, o);
+}
+
+/* Op o (cur_op) is done: the next rop, or the run's next op. */
+__attribute__((always_inline)) static inline void advance(rank *r, const rop *o) {
+  r->phase = 0;
+  if (o != &r->crop)
+    r->pc++;
+  else if (r->cskip)
+    r->cskip = 0;
+  else
+    r->cpc++;
 }
 
 /* Byte vector of a count vector (np entries: nvec <= np are the communicator's). */
@@ -313,31 +367,24 @@ __attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank 
 
 /* COLL_OP_RESUME: init_smp's messages of the current collective have completed (rank 0
  * of MPI_COMM_WORLD then publishes is_blocked, as SimGrid's init_smp does); the call is
- * generated again with the views built and its ops from where the init began are put in
- * place of the resume op (before the ops that followed the program). After a late read's
- * cut (coll_prog.late), the call generated again is only what follows the cut. */
+ * generated again with the views built and the run goes on with its ops from where the init
+ * began. After a late read's cut (coll_prog.late), the call generated again is only what
+ * follows the cut. */
 static void resume_coll(replay_ctx *x, rank *r) {
   if (r->id == 0 && r->resume_comm == 0 && (r->resume_bits & 1))
     x->smp_published = 1;
-  size_t ntail = r->nops - (r->pc + 1);
-  rop *tail = ntail ? x_malloc(ntail * sizeof *tail) : NULL;
-  if (ntail)
-    memcpy(tail, r->ops + r->pc + 1, ntail * sizeof *tail);
-  r->nops = r->pc + 1;
   coll_args c;
   const comm_t *cm = comm_get(x->comms, 0, r->id);
+  int push_comm = r->push_comm;
   if (r->ended)
     c = (coll_args){.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
-  else if (!coll_args_of(x, r, (coll_kind)(coll_of[r->act.op] - 1), &c, &cm)) {
-    free(tail);
+  else if (!coll_args_of(x, r, (coll_kind)(coll_of[r->act.op] - 1), &c, &cm))
     return;
-  }
+  r->push_comm = push_comm;
   c.late = r->resume_late;
   r->resume_late = NULL;
+  r->resuming = 1; /* push_prog moves the run's cursor */
   emit_coll(x, r, &c, cm);
-  for (size_t i = 0; i < ntail; i++)
-    *new_rop(r) = tail[i];
-  free(tail);
 }
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
@@ -780,7 +827,9 @@ static int any_covers(p2p_req *const *v, size_t n, const p2p_req *q) {
 int rank_waits_on(const rank *r, const p2p_req *q) {
   if (r->state != RS_WAIT || !r->sg_waiting || r->pc >= r->nops)
     return 0;
-  const rop *o = &r->ops[r->pc];
+  const rop *o = cur_op((rank *)r); /* (translates at most: a waiting rank's op is current) */
+  if (!o)
+    return 0;
   size_t i = r->wait_from;
   switch (o->kind) {
   case OP_WAITALL:
@@ -1647,13 +1696,18 @@ int rank_run(replay_ctx *x, rank *r) {
       r->phase = r->sg_after;
       return sleep_for(x, r, r->sg_sleep);
     }
-    int done = step(x, r, &r->ops[r->pc]);
+    rop *o = cur_op(r);
+    if (!o) { /* a collective run is over */
+      r->pc++;
+      r->phase = 0;
+      continue;
+    }
+    int done = step(x, r, o);
     if (done < 0)
       return -1;
     if (!done)
       return 0;
-    r->pc++;
-    r->phase = 0;
+    advance(r, o);
   }
 }
 
@@ -1706,8 +1760,8 @@ void rank_describe(const rank *r, FILE *out) {
   if (q)
     fprintf(out, ", waiting for rank %d (%s, tag %d, %" PRId64 " bytes)", q->recv ? q->src : q->dst,
             q->recv ? "its send" : "its receive", q->tag, q->bytes);
-  else if (r->polling && r->pc < r->nops)
+  else if (r->polling && r->pc < r->nops && cur_op((rank *)r))
     fprintf(out, ", probing for a message from rank %d with tag %d that no rank can send any more",
-            r->ops[r->pc].peer, r->ops[r->pc].tag);
+            cur_op((rank *)r)->peer, cur_op((rank *)r)->tag);
   fputc('\n', out);
 }

@@ -8,6 +8,7 @@
 #define TIR_RANK_H
 
 #include "coll.h"
+#include "comm.h"
 #include "engine.h"
 #include "p2p.h"
 #include "replay.h"
@@ -84,7 +85,13 @@ typedef struct rank {
   trace_action act;     /* the current action (strings owned by the reader) */
   rop *ops;             /* the current action's program */
   size_t nops, ops_cap, pc;
-  int phase;            /* progress within ops[pc] */
+  int phase;            /* progress within ops[pc] (or within the run's current op) */
+  rop crop;             /* a collective run (rank.c "Collective runs"): its current op, */
+  size_t cpc;           /* its index in prog, */
+  size_t crop_at;       /* the index crop was made from (SIZE_MAX: none), */
+  const comm_t *run_cm; /* and the communicator of prog's peers */
+  uint8_t resuming;     /* a COLL_OP_RESUME is generating prog again (push_prog) */
+  uint8_t cskip;        /* the run's cursor was moved onto its next op */
   p2p_req *cur;         /* request waited for by a single wait */
   p2p_req **slots;      /* requests of the program not yet waited (collectives) */
   size_t nslots, slots_cap, wait_from;
