@@ -128,10 +128,9 @@ static void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
              .bytes = c->bytes};
 }
 
-/* The run of program p (r->prog) on communicator cm from op `from` on: a rop, or, when a
- * COLL_OP_RESUME regenerated it (r->resuming), the current run's cursor moved there. */
-static void push_prog(rank *r, const coll_prog *p, const comm_t *cm, size_t from) {
-  (void)p; /* (always r->prog) */
+/* The run of r->prog on communicator cm from op `from` on: a rop, or, when a
+ * COLL_OP_RESUME regenerated the program (r->resuming), the current run's cursor moved there. */
+static void push_prog(rank *r, const comm_t *cm, size_t from) {
   r->run_cm = cm;
   r->cpc = from;
   r->crop_at = SIZE_MAX;
@@ -299,7 +298,7 @@ static void push_nbc(rank *r, const coll_args *c, const comm_t *cm) {
   r->memo.comm = 0; /* prog is overwritten */
   nbc_generate(c, &r->prog);
   push(r, OP_NBC_BEGIN);
-  push_prog(r, &r->prog, cm, 0);
+  push_prog(r, cm, 0);
   push(r, OP_NBC_END);
 }
 
@@ -356,7 +355,7 @@ __attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank 
     if (c->scounts || c->rcounts || r->prog.resume_at >= 0 || c->late)
       r->memo.comm = 0; /* (a late read's rest is not the call's program) */
   }
-  push_prog(r, &r->prog, cm, r->coll_from);
+  push_prog(r, cm, r->coll_from);
   if (r->prog.resume_at >= 0) {
     r->coll_from = (size_t)r->prog.init_at;
     r->resume_comm = cm->id;
@@ -558,7 +557,7 @@ static void push_win_barrier(replay_ctx *x, rank *r, int win, const comm_t *cm) 
                                  the default selector's barrier instead */
     coll_generate(&c, coll_selector_find("default"), NULL, &r->prog);
   r->push_comm = rma_ctx(win);
-  push_prog(r, &r->prog, cm, 0);
+  push_prog(r, cm, 0);
 }
 
 /* win_create, win_allocate(_shared), win_create_dynamic: the window, then a barrier. */
