@@ -131,4 +131,18 @@ for sel in mvapich2 impi; do
     verdict "reduce late read $sel (compat $mode)" "$got" "$want"
   done
 done
+
+# A collective's program read in place (replay/rank.c "Collective runs") with operations
+# after it: the same 20 ranks, a reduce and an allreduce whose computations (3e6 and 2e6
+# flops) follow their messages, then a bcast, under the impi selector, whose two-level
+# reduce builds SMP views (COLL_OP_RESUME) before its computation. SimGrid 3.32 (oracle):
+# 0.02568721974767085650 s; tir gives it in both modes.
+awk 'BEGIN { for (i = 0; i < 20; i++) print i " init"
+  for (i = 0; i < 20; i++) { print i " compute " ((i * 7) % 13) * 1e5; print i " reduce 10000 3e6 2 1"
+    print i " allreduce 500 2e6 1"; print i " bcast 30000 0" } }' >"$tmp/trace"
+for mode in yes no; do
+  got=$($TIR -q -p "$tmp/p.xml" -H "$tmp/rr20" -n 20 --cfg=smpi/coll-selector:impi --cfg=smpi/send-is-detached-thresh:0 \
+    "--cfg=tir/simgrid-compat:$mode" "$tmp/index" 2>&1 | sed -n 's/^Simulated time: \([0-9.e+-]*\) s$/\1/p')
+  verdict "runs with computations after them, impi (compat $mode)" "$got" 0.02568721974767085650
+done
 exit $fail
