@@ -615,8 +615,8 @@ static void group_leave(eng *e, eng_act *a) {
   grp_rebase(e, g);
   heap_remove(&g->heap, a);
   a->grp = -1;
-  a->remains = (a->date - g->phi) * a->factor / lmm_var_penalty(a->var); /* (unchanged since
-                                            group_enter: only a listed positive one leaves) */
+  /* the penalty group_enter read: only a variable listed with a positive one leaves */
+  a->remains = (a->date - g->phi) * a->factor / lmm_var_penalty(a->var);
   if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
     a->remains = 0;
   a->last_update = e->now;

@@ -128,19 +128,17 @@ static void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
              .bytes = c->bytes};
 }
 
-/* The run of r->prog on communicator cm from op `from` on: a rop, or, when a
- * COLL_OP_RESUME regenerated the program (r->resuming), the current run's cursor moved there. */
-static void push_prog(rank *r, const comm_t *cm, size_t from) {
+/* The run's cursor: r->prog's ops on communicator cm, from op `from` on. */
+static void run_from(rank *r, const comm_t *cm, size_t from) {
   r->run_cm = cm;
   r->cpc = from;
   r->crop_at = SIZE_MAX;
-  if (r->resuming) {
-    r->resuming = 0;
-    r->cskip = 1; /* the cursor is on the op to run next */
-    return;
-  }
-  rop *o = push(r, OP_COLL_RUN);
-  o->comm = r->push_comm;
+}
+
+/* The run of r->prog on communicator cm from op `from` on. */
+static void push_prog(rank *r, const comm_t *cm, size_t from) {
+  run_from(r, cm, from);
+  push(r, OP_COLL_RUN)->comm = r->push_comm;
 }
 
 /* Run o's current op (o: the OP_COLL_RUN at pc), NULL when the run is over. */
@@ -152,6 +150,12 @@ __attribute__((noinline)) static rop *run_op(rank *r, const rop *o) {
     r->crop_at = r->cpc;
   }
   return &r->crop;
+}
+
+/* The op a blocked rank is at: a run's is the one it made last (NULL: none). */
+static const rop *op_now(const rank *r) {
+  const rop *o = &r->ops[r->pc];
+  return o->kind != OP_COLL_RUN ? o : r->crop_at == r->cpc ? &r->crop : NULL;
 }
 
 /* The rop at pc; in a collective run its current op, NULL when the run is over. */
@@ -333,13 +337,13 @@ static int coll_args_of(replay_ctx *x, rank *r, coll_kind kind, coll_args *c, co
   return 1;
 }
 
-/* Generates (or reuses) r's program of collective c on cm and pushes it from op
- * r->coll_from on. r->prog still holds the program of the same call (an iteration's
+/* Generates (or reuses) r's program of collective c on cm; returns the op to run it from
+ * (r->coll_from). r->prog still holds the program of the same call (an iteration's
  * allreduce) when the memo matches: coll_generate is a pure function of its arguments,
  * of the run's selector and of the communicator (node_of). Other writers of prog: the
  * NBC path (clears the memo) and the end-of-trace barrier (the rank's last program). A
  * program that builds SMP views ends at a COLL_OP_RESUME (see resume_coll). */
-__attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
+__attribute__((always_inline)) static inline size_t gen_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
   uint32_t *done = smp_done_of(r, cm->id);
   c->smp_done = *done;
   /* is_blocked(): SimGrid's rank 0 of MPI_COMM_WORLD sets it at the end of its init_smp,
@@ -355,13 +359,19 @@ __attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank 
     if (c->scounts || c->rcounts || r->prog.resume_at >= 0 || c->late)
       r->memo.comm = 0; /* (a late read's rest is not the call's program) */
   }
-  push_prog(r, cm, r->coll_from);
+  size_t from = r->coll_from;
   if (r->prog.resume_at >= 0) {
     r->coll_from = (size_t)r->prog.init_at;
     r->resume_comm = cm->id;
     r->resume_bits = r->prog.smp_built;
     r->resume_late = r->prog.late;
   }
+  return from;
+}
+
+/* gen_coll, then the program's run. */
+__attribute__((always_inline)) static inline void emit_coll(replay_ctx *x, rank *r, coll_args *c, const comm_t *cm) {
+  push_prog(r, cm, gen_coll(x, r, c, cm));
 }
 
 /* COLL_OP_RESUME: init_smp's messages of the current collective have completed (rank 0
@@ -374,16 +384,14 @@ static void resume_coll(replay_ctx *x, rank *r) {
     x->smp_published = 1;
   coll_args c;
   const comm_t *cm = comm_get(x->comms, 0, r->id);
-  int push_comm = r->push_comm;
   if (r->ended)
     c = (coll_args){.kind = COLL_BARRIER, .rank = r->id, .size = x->np, .node_of = x->host_of};
   else if (!coll_args_of(x, r, (coll_kind)(coll_of[r->act.op] - 1), &c, &cm))
     return;
-  r->push_comm = push_comm;
   c.late = r->resume_late;
   r->resume_late = NULL;
-  r->resuming = 1; /* push_prog moves the run's cursor */
-  emit_coll(x, r, &c, cm);
+  run_from(r, cm, gen_coll(x, r, &c, cm));
+  r->cskip = 1; /* the cursor is on the op to run next */
 }
 
 static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
@@ -826,7 +834,7 @@ static int any_covers(p2p_req *const *v, size_t n, const p2p_req *q) {
 int rank_waits_on(const rank *r, const p2p_req *q) {
   if (r->state != RS_WAIT || !r->sg_waiting || r->pc >= r->nops)
     return 0;
-  const rop *o = cur_op((rank *)r); /* (translates at most: a waiting rank's op is current) */
+  const rop *o = op_now(r);
   if (!o)
     return 0;
   size_t i = r->wait_from;
@@ -1751,6 +1759,7 @@ void rank_describe(const rank *r, FILE *out) {
     fprintf(out, " blocked in '%s' (%s:%ld)", r->act.text, r->act.file, r->act.line);
   else if (r->ended)
     fprintf(out, " blocked at the end of its trace, waiting for its pending requests");
+  const rop *o;
   const p2p_req *q = r->cur;
   for (size_t i = 0; !q && i < r->nwl; i++)
     q = r->wl[i];
@@ -1759,8 +1768,8 @@ void rank_describe(const rank *r, FILE *out) {
   if (q)
     fprintf(out, ", waiting for rank %d (%s, tag %d, %" PRId64 " bytes)", q->recv ? q->src : q->dst,
             q->recv ? "its send" : "its receive", q->tag, q->bytes);
-  else if (r->polling && r->pc < r->nops && cur_op((rank *)r))
+  else if (r->polling && r->pc < r->nops && (o = op_now(r)))
     fprintf(out, ", probing for a message from rank %d with tag %d that no rank can send any more",
-            cur_op((rank *)r)->peer, cur_op((rank *)r)->tag);
+            o->peer, o->tag);
   fputc('\n', out);
 }

@@ -90,7 +90,6 @@ typedef struct rank {
   size_t cpc;           /* its index in prog, */
   size_t crop_at;       /* the index crop was made from (SIZE_MAX: none), */
   const comm_t *run_cm; /* and the communicator of prog's peers */
-  uint8_t resuming;     /* a COLL_OP_RESUME is generating prog again (push_prog) */
   uint8_t cskip;        /* the run's cursor was moved onto its next op */
   p2p_req *cur;         /* request waited for by a single wait */
   p2p_req **slots;      /* requests of the program not yet waited (collectives) */

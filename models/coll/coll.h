@@ -55,7 +55,11 @@ enum {
   COLL_TAG_SCAN = -888 /* SimGrid's linear scan/exscan use -888 */
 };
 
+struct coll_args;
 struct coll_prog;
+
+/* A generator: writes collective a's program (an algorithm, a selector, the rest of a cut). */
+typedef void (*coll_gen_fn)(const struct coll_args *a, struct coll_prog *p);
 
 /* One collective call, as one rank sees it. Sizes are in bytes. */
 typedef struct coll_args {
@@ -80,7 +84,7 @@ typedef struct coll_args {
                               SimGrid's before rank 0 of MPI_COMM_WORLD has set it) */
   /* Generated again at a late read (coll_prog.late): this generator gives what follows
    * the cut, instead of the call's algorithm (NULL: the call). */
-  void (*late)(const struct coll_args *a, struct coll_prog *p);
+  coll_gen_fn late;
 } coll_args;
 
 typedef enum coll_op_kind {
@@ -121,7 +125,7 @@ typedef struct coll_prog {
    * the selectors of other ranks may have set since the call began), and this generates
    * what follows it: the call is generated again with coll_args.late set to it, and that
    * program is pushed whole (init_at is 0). */
-  void (*late)(const struct coll_args *a, struct coll_prog *p);
+  coll_gen_fn late;
 } coll_prog;
 
 void coll_prog_reset(coll_prog *p);
@@ -141,8 +145,6 @@ void coll_resume(coll_prog *p); /* COLL_OP_RESUME (coll_smp.c, and late reads) *
 int coll_top_call(const coll_args *a);
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
-
-typedef void (*coll_gen_fn)(const coll_args *a, coll_prog *p);
 
 typedef struct coll_algo {
   coll_kind kind;

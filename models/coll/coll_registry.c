@@ -117,10 +117,13 @@ const coll_algo *coll_generate(const coll_args *a, int sel, const char *forced, 
   cur_kind = a->kind;
   cur_sub = 0;
   coll_prog_reset(p);
-  if (a->late)
+  if (a->late) {
     a->late(a, p); /* the rest of a program cut at a late read */
-  else
-    algos[i < 0 ? (i = pick(a, sel, p)) : i].gen(a, p);
+  } else {
+    if (i < 0)
+      i = pick(a, sel, p);
+    algos[i].gen(a, p);
+  }
   if (p->resume_at >= 0) /* the rest is generated again after init_smp or a late read */
     p->n = (size_t)p->resume_at + 1;
   else if (p->nreq > 0) /* requests waited one by one: close the program with a (free) waitall */
