@@ -56,7 +56,8 @@
  * lmm_local.c) re-solves only what a change can move, with bundles (lmm_bundle.c) for the
  * variables a busy link fixes; class mode (lmm_set_local 3, lmm_class.c) solves variables
  * sharing a level as one class; the automatic mode (lmm_set_local 2, here) starts exact and
- * switches for good to local or class mode when large solves keep recurring. The caller
+ * switches for good to local or class mode when large solves keep recurring (to class mode
+ * also between two solves, for a large dense batch: CLASS_EAGER_VARS). The caller
  * follows a variable whose rate changes without a solve (group, bundles, classes) through
  * lmm.h's levels. */
 #include "lmm_impl.h"
@@ -191,6 +192,8 @@ lmm_system *lmm_new(double precision) {
   s->stats = getenv("LMM_STATS") != NULL;
   pool_init(&s->cnst_pool, sizeof(lmm_cnst));
   pool_init(&s->var_pool, sizeof(lmm_var));
+  pool_init(&s->var_cls_pool, VAR_CLASS_SIZE);
+  s->eager_next = CLASS_EAGER_VARS;
   pool_init(&s->elem_pool, sizeof(lmm_elem));
   pool_init(&s->elem_cls_pool, ELEM_CLASS_SIZE);
   return s;
@@ -213,6 +216,8 @@ void lmm_free(lmm_system *s) {
     fprintf(stderr, "lmm: bundles: %llu made, %zu live, %llu joins, %llu leaves, %llu new promises\n",
             (unsigned long long)s->n_bnew, bun_live(s), (unsigned long long)s->n_bjoin,
             (unsigned long long)s->n_bleave, (unsigned long long)s->n_promise);
+    if (s->eager_at)
+      fprintf(stderr, "lmm: class mode from %zu live variables on, before a solve\n", s->eager_at);
     lmm_cls_stats(s);
   }
   lmm_cls_destroy(s);
@@ -228,6 +233,7 @@ void lmm_free(lmm_system *s) {
   pool_destroy(&s->cnst_pool);
   free(s->cnsts);
   pool_destroy(&s->var_pool);
+  pool_destroy(&s->var_cls_pool);
   pool_destroy(&s->elem_pool);
   pool_destroy(&s->elem_cls_pool);
   free(s->stack);
@@ -329,16 +335,31 @@ double lmm_cnst_usage(const lmm_cnst *c) {
   return u;
 }
 
+static void auto_eager(lmm_system *s);
+
+/* A zeroed variable: small (VAR_CLASS_SIZE) in class mode once the slots freed by the
+ * variables made before it are all in use again (see lmm_var). */
+static lmm_var *var_alloc(lmm_system *s) {
+  int small = s->cls_on && !s->var_pool.free_list;
+  lmm_var *v = pool_take(small ? &s->var_cls_pool : &s->var_pool);
+  memset(v, 0, VAR_CLASS_SIZE);
+  v->small = (uint8_t)small;
+  if (!small) {
+    memset(&v->sat_next, 0, sizeof *v - VAR_CLASS_SIZE);
+    v->visited = s->round - 1;
+  }
+  return v;
+}
+
 lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
   assert(penalty >= 0);
   if (s->n_vars >= SLOT_NONE - 1)
     x_oom(); /* an lmm_slot could not index them all */
-  lmm_var *v = pool_get(&s->var_pool);
+  lmm_var *v = var_alloc(s);
   v->owner = owner;
   v->penalty = penalty;
   v->bound = bound;
   v->rank = s->next_rank++;
-  v->visited = s->round - 1;
   v->listed = s->round - 1;
   v->out_slot = SLOT_NONE;
   v->fast_slot = SLOT_NONE;
@@ -351,6 +372,8 @@ lmm_var *lmm_var_new(lmm_system *s, void *owner, double penalty, double bound) {
     s->all_head = v;
   s->all_tail = v;
   s->n_vars++;
+  if (s->auto_local && s->n_vars >= s->eager_next)
+    auto_eager(s);
   return v;
 }
 
@@ -565,6 +588,8 @@ static void var_unlink(lmm_system *s, lmm_var *v) {
   else
     s->all_tail = v->all_prev;
   s->n_vars--;
+  if (s->n_vars + 2 * CLASS_EAGER_VARS <= s->eager_next) /* well below the last check */
+    s->eager_next = s->n_vars + CLASS_EAGER_VARS;
   if (v->out_slot != SLOT_NONE && v->out_slot < s->n_out && s->out[v->out_slot] == v)
     s->out[v->out_slot] = NULL;
   if (v->fast_slot != SLOT_NONE && v->fast_slot < s->n_fast && s->fast[v->fast_slot] == v)
@@ -587,7 +612,7 @@ __attribute__((noinline)) static void free_class(lmm_system *s, lmm_var *v) {
     pool_put(e->small ? &s->elem_cls_pool : &s->elem_pool, e);
   }
   var_unlink(s, v);
-  pool_put(&s->var_pool, v);
+  pool_put(v->small ? &s->var_cls_pool : &s->var_pool, v);
 }
 
 void lmm_var_free(lmm_system *s, lmm_var *v) {
@@ -1065,12 +1090,14 @@ void lmm_auto_local(lmm_system *s) {
 }
 
 /* Whether the constraints in use hold CLASS_AUTO_RATIO enabled elements each or more, on
- * average (one pass over the constraints: only after a large solve). */
-static int dense_now(const lmm_system *s) {
+ * average (one pass over the constraints: only after a large solve); with waiting, the
+ * elements of disabled variables count too (flows in their latency, enabled together). */
+static int dense_now(const lmm_system *s, int waiting) {
   size_t used = 0, elems = 0;
   for (size_t i = 0; i < s->n_cnsts; i++) {
-    used += s->cnsts[i]->n_en > 0;
-    elems += s->cnsts[i]->n_en;
+    size_t n = s->cnsts[i]->n_en + (waiting ? s->cnsts[i]->n_disabled : 0);
+    used += n > 0;
+    elems += n;
   }
   return used > 0 && elems >= CLASS_AUTO_RATIO * used;
 }
@@ -1078,7 +1105,7 @@ static int dense_now(const lmm_system *s) {
 /* A large solve (solved: the variables it re-solved) while the links in use carry many flows
  * each: counts towards class mode; 1 when it was one. */
 int lmm_auto_dense(lmm_system *s, size_t solved) {
-  if (!dense_now(s))
+  if (!dense_now(s, 0))
     return 0;
   s->n_dense += solved;
   s->to_class = ++s->n_dense_solves >= LOCAL_AUTO_SOLVES || s->n_dense >= CLASS_AUTO_VARS;
@@ -1134,6 +1161,17 @@ static void switch_to_class(lmm_system *s) {
     if (v->penalty > 0)
       lmm_cls_join(s, v);
   }
+}
+
+/* The automatic mode, before a solve: CLASS_EAGER_VARS live variables more while the
+ * constraints in use are dense switch to class mode at once (see CLASS_EAGER_VARS). */
+static void auto_eager(lmm_system *s) {
+  s->eager_next = s->n_vars + CLASS_EAGER_VARS;
+  if (!dense_now(s, 1))
+    return;
+  switch_to_class(s);
+  s->modified = 1;
+  s->eager_at = s->n_vars;
 }
 
 void lmm_solve(lmm_system *s) {

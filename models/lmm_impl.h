@@ -88,8 +88,8 @@ LMM_HELPER void pool_add_chunk(pool *p) {
   }
 }
 
-/* An object with unspecified contents; never NULL. */
-LMM_HELPER void *pool_take(pool *p) {
+/* An object with unspecified contents; never NULL. Inline: one per flow, in a few places. */
+LMM_HELPER inline __attribute__((always_inline)) void *pool_take(pool *p) {
   if (!p->free_list)
     pool_add_chunk(p);
   void **obj = p->free_list;
@@ -207,29 +207,22 @@ struct lmm_cnst {
 typedef uint32_t lmm_slot;
 #define SLOT_NONE UINT32_MAX
 
-/* The 64-bit fields first, the narrow ones packed at the end: no padding (one per flow). */
+/* The 64-bit fields first, the narrow ones packed after them: no padding (one per flow).
+ * Class mode reads and writes only the fields before sat_next: the variables it makes once
+ * the slots of those made before it are in use again stop there (VAR_CLASS_SIZE bytes, the
+ * small flag set), as its elements do before en_prev. */
 struct lmm_var {
   void *owner;          /* the caller's action */
   double penalty;       /* p_i; 0 = disabled */
   double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
   double value;         /* x_i after the last solve that reached it */
   lmm_elem *elems;      /* elements, creation order */
-  lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
   uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
-  uint64_t visited;     /* == system round: already walked by marking this round */
   uint64_t listed;      /* == system round: already in the modified output */
   lmm_var *all_prev;    /* previous live variable (creation order) */
   lmm_var *all_next;    /* next live variable (creation order) */
   const lmm_system *sys; /* owner system, for the value of a grouped variable */
   uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
-  uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
-  uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
-  double fix_level;     /* highest filling level reached when it was fixed */
-  double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
-  lmm_cnst *fix_cnst;   /* the saturated constraint that fixed it (NULL: its bound) */
-  double old_value;     /* local: value before the solve that put it in V */
-  uint64_t lv;          /* local: == system lsolve when in the re-solved set V */
-  uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
   lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
   struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
   lmm_class *cls;       /* class mode: its class (enabled), else NULL */
@@ -245,7 +238,20 @@ struct lmm_var {
   uint8_t in_sat;       /* solver: on the saturated-variable queue */
   uint8_t has_fp;       /* has an element on a FATPIPE constraint */
   uint8_t relist;       /* local: left a group, to be listed by the next solve */
+  uint8_t small;        /* made in class mode: ends here (VAR_CLASS_SIZE bytes) */
+  /* Exact and local modes only. */
+  lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
+  uint64_t visited;     /* == system round: already walked by marking this round */
+  uint64_t fix_round;   /* == system n_solves: fixed at iteration gidx of that solve */
+  uint64_t fix_solve;   /* == system n_solves: fixed by that solve, at level fix_level */
+  double fix_level;     /* highest filling level reached when it was fixed */
+  double fix_t;         /* fix_level / penalty: bounds its value (see "Slack") */
+  lmm_cnst *fix_cnst;   /* the saturated constraint that fixed it (NULL: its bound) */
+  double old_value;     /* local: value before the solve that put it in V */
+  uint64_t lv;          /* local: == system lsolve when in the re-solved set V */
+  uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
 };
+#define VAR_CLASS_SIZE offsetof(lmm_var, sat_next)
 
 /* A bundle (see "Bundles"): members sharing one level, represented in the system by a
  * proxy variable of penalty 1 whose element on each class constraint of theirs weighs
@@ -285,7 +291,8 @@ struct lmm_system {
   lmm_cnst **cnsts;          /* every constraint, creation order (the automatic mode's scan) */
   size_t cnsts_cap;
   pool cnst_pool;            /* owns every lmm_cnst */
-  pool var_pool;             /* owns every lmm_var */
+  pool var_pool;             /* owns every lmm_var but class mode's, */
+  pool var_cls_pool;         /* which are VAR_CLASS_SIZE bytes (small) */
   pool elem_pool;            /* owns every lmm_elem but class mode's, */
   pool elem_cls_pool;        /* which are ELEM_CLASS_SIZE bytes (small) */
   lmm_cnst *mod_head;        /* modified list, marking order */
@@ -360,6 +367,8 @@ struct lmm_system {
   uint64_t n_bjoin, n_bleave, n_promise, n_bnew; /* bundles: counters, for LMM_STATS */
   int cls_on;                /* class mode (lmm_class.c) */
   int to_class;              /* auto: switch to class mode at the next solve */
+  size_t eager_at;           /* auto: the live variables when it switched between solves */
+  size_t eager_next;         /* auto: the live variables of its next check (see CLASS_EAGER_VARS) */
   uint64_t n_dense;          /* auto: variables listed by solves that listed many per constraint, */
   uint64_t n_dense_solves;   /* and those solves */
   int stats;                 /* LMM_STATS set: count what it prints */
@@ -522,6 +531,17 @@ LMM_HELPER int grp_has(const lmm_system *s, uint64_t gen) { return s->grp_on && 
  * then costs more than the component solve it replaces). */
 #define LOCAL_BACK_SOLVES 256
 #define CLASS_AUTO_VARS 8192
+/* and at once, between two solves, when the live variables reach CLASS_EAGER_VARS, or
+ * CLASS_EAGER_VARS more than at the last such check or than their low since (a check scans
+ * the constraints: CLASS_EAGER_VARS variables made between two checks, however the count
+ * goes up and down), while the constraints in use are dense as above: a batch that large,
+ * started at one date (a lock-step alltoall: (n - 1) n flows, millions at 2,048 ranks), is
+ * solved in class mode from its first solve, and most of its elements and variables are made
+ * in class mode's smaller form (before, the whole batch was made in the exact mode's and its
+ * slots were reused for the rest of the replay). The switch between two solves is the same
+ * as at the next solve's start: the caller has read the last solve's output, and follows
+ * its flows by their own level indices until the next solve lists them all. */
+#define CLASS_EAGER_VARS 65536
 
 enum { GRP_OUTSIDE, GRP_JOIN, GRP_CONFLICT };
 

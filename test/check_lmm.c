@@ -1317,6 +1317,8 @@ static void lr_solve_check(lr_sys *r) {
   lmm_var *m;
   while ((m = lmm_next_modified(r->l))) {
     int id = *(int *)lmm_var_owner(m);
+    if (id < 0)
+      continue; /* not one of r's variables (auto_class_eager_local's alltoall) */
     if (!r->v[id].l || listed[id])
       ck_abort_msg("seed %d: variable %d handed out twice or after its free", (int)r->seed, id);
     listed[id] = 1;
@@ -1819,6 +1821,163 @@ START_TEST(auto_class_switch) {
 }
 END_TEST
 
+/* The automatic mode's eager switch (CLASS_EAGER_VARS, lmm_impl.h): a lock-step alltoall
+ * on EA_N nodes, (EA_N - 1) EA_N = 65,792 flows, each made disabled (its latency phase) and
+ * expanded on its sender's up link and its receiver's down link (1) and on the reverse ones
+ * (0.05, cross traffic). The system switches to class mode when the 65,536th variable is
+ * made, before any solve, and makes the rest in class mode's small form (valgrind checks
+ * that nothing reads them past their end). Enabled and solved, every flow gets
+ * C / (256 x 1.05): each link carries 256 flows at 1 and 256 at 0.05. After 400 flows are
+ * freed, every value equals that of an exact-mode system driven alike (1e-9). A batch as
+ * large but sparse (each flow on two links of a ring of 16,384: 8 elements a link) stays in
+ * exact mode; once its flows are gone, an alltoall as above made on the same system switches
+ * at its 65,536th flow (the check, made once at the sparse batch's 65,536th, is armed again
+ * by the fall of the count). */
+#define EA_N 257
+
+static void ea_flow(lmm_system *s, lmm_cnst **c, lmm_var **v, int src, int dst, void *owner) {
+  *v = lmm_var_new(s, owner, 0, -1);
+  lmm_expand(s, c[2 * src], *v, 1);
+  lmm_expand(s, c[2 * dst + 1], *v, 1);
+  lmm_expand(s, c[2 * src + 1], *v, 0.05);
+  lmm_expand(s, c[2 * dst], *v, 0.05);
+}
+
+START_TEST(auto_class_eager) {
+  enum { NF = (EA_N - 1) * EA_N };
+  lmm_system *sys[2] = {lmm_new(PREC), lmm_new(PREC)};
+  lmm_set_local(sys[0], 2);
+  lmm_set_exact_incremental(sys[1], 1);
+  lmm_cnst *c[2][2 * EA_N];
+  lmm_var **v[2] = {calloc(NF, sizeof(lmm_var *)), calloc(NF, sizeof(lmm_var *))};
+  ck_assert(v[0] && v[1]);
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 2 * EA_N; i++)
+      c[k][i] = lmm_cnst_new(sys[k], 1.25e9, 0);
+    for (int f = 0, src = 0; src < EA_N; src++)
+      for (int dst = 0; dst < EA_N; dst++)
+        if (src != dst) {
+          ck_assert_int_eq(lmm_class_on(sys[k]), k == 0 && f >= 65536);
+          ea_flow(sys[k], c[k], &v[k][f++], src, dst, NULL);
+        }
+    for (int f = 0; f < NF; f++)
+      lmm_var_set_penalty(sys[k], v[k][f], 1);
+    lmm_solve(sys[k]);
+  }
+  for (int f = 0; f < NF; f++)
+    for (int k = 0; k < 2; k++)
+      ck_rel(lmm_var_value(v[k][f]), 1.25e9 / (256 * 1.05), 1e-12);
+  uint64_t rng = 12345;
+  for (int n = 0; n < 400; n++) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    int f = (int)((rng >> 33) % NF);
+    if (!v[0][f])
+      continue;
+    for (int k = 0; k < 2; k++) {
+      lmm_var_free(sys[k], v[k][f]);
+      v[k][f] = NULL;
+    }
+  }
+  lmm_solve(sys[0]);
+  lmm_solve(sys[1]);
+  for (int f = 0; f < NF; f++)
+    if (v[0][f])
+      ck_rel(lmm_var_value(v[0][f]), lmm_var_value(v[1][f]), 1e-9);
+  for (int k = 0; k < 2; k++)
+    lmm_free(sys[k]), free(v[k]);
+}
+END_TEST
+
+/* The eager switch from local mode, between two solves: la_run's chain until the automatic
+ * mode is in local mode (solve 32), then, in r->l only, auto_class_eager's alltoall on links
+ * of its own, with a change of the chain (la_change) after the switch and before the solve.
+ * Through that solve, two more changes and the alltoall's end, the chain's values and
+ * listings equal the exact system's (lr_solve_check), and every alltoall flow gets
+ * C / (256 x 1.05). */
+START_TEST(auto_class_eager_local) {
+  static const double pen[] = {1, 1.05, 0.95};
+  static int alien = -1; /* the alltoall's flows: no lr_var */
+  enum { NF = (EA_N - 1) * EA_N };
+  lr_sys *r = lr_open(42, 2);
+  r->nc = LA_N;
+  for (int i = 0; i < r->nc; i++) {
+    r->cbound[i] = 100 + lr_rnd(r);
+    r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], 0);
+    r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], 0);
+  }
+  for (int i = 0; i + 1 < LA_N; i++)
+    la_new(r, i, pen[lr_int(r, 3)]);
+  int solve = 1;
+  for (; solve <= 34; solve++) {
+    if (solve > 1)
+      la_change(r, solve);
+    la_check(r, solve);
+  }
+  ck_assert(lmm_local_on(r->l) && !lmm_class_on(r->l));
+  lmm_cnst *c[2 * EA_N];
+  for (int i = 0; i < 2 * EA_N; i++)
+    c[i] = lmm_cnst_new(r->l, 1.25e9, 0);
+  lmm_var **v = calloc(NF, sizeof *v);
+  ck_assert_ptr_nonnull(v);
+  for (int f = 0, src = 0; src < EA_N; src++)
+    for (int dst = 0; dst < EA_N; dst++)
+      if (src != dst)
+        ea_flow(r->l, c, &v[f++], src, dst, &alien);
+  ck_assert(lmm_class_on(r->l));
+  la_change(r, solve); /* between the switch and the solve */
+  for (int f = 0; f < NF; f++)
+    lmm_var_set_penalty(r->l, v[f], 1);
+  for (int n = 0; n < 3; n++, solve++) {
+    if (n > 0)
+      la_change(r, solve);
+    lr_solve_check(r);
+    for (int f = 0; f < NF; f++)
+      ck_rel(lmm_var_value(v[f]), 1.25e9 / (256 * 1.05), 1e-12);
+  }
+  for (int f = 0; f < NF; f++)
+    lmm_var_free(r->l, v[f]);
+  la_change(r, solve);
+  lr_solve_check(r);
+  free(v);
+  lr_close(r);
+}
+END_TEST
+
+START_TEST(auto_class_eager_sparse) {
+  enum { NC = 16384 };
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 2);
+  lmm_cnst **c = calloc(NC, sizeof *c);
+  ck_assert_ptr_nonnull(c);
+  for (int i = 0; i < NC; i++)
+    c[i] = lmm_cnst_new(s, 1e9, 0);
+  lmm_var **x = calloc(4 * NC + 1, sizeof *x);
+  ck_assert_ptr_nonnull(x);
+  for (int f = 0; f < 4 * NC + 1; f++) {
+    x[f] = lmm_var_new(s, NULL, 0, -1);
+    lmm_expand(s, c[f % NC], x[f], 1);
+    lmm_expand(s, c[(f + 1) % NC], x[f], 1);
+  }
+  ck_assert(!lmm_class_on(s));
+  for (int f = 0; f < 4 * NC + 1; f++)
+    lmm_var_free(s, x[f]);
+  lmm_cnst *ac[2 * EA_N];
+  for (int i = 0; i < 2 * EA_N; i++)
+    ac[i] = lmm_cnst_new(s, 1.25e9, 0);
+  for (int f = 0, src = 0; src < EA_N; src++)
+    for (int dst = 0; dst < EA_N; dst++)
+      if (src != dst) {
+        ck_assert_int_eq(lmm_class_on(s), f >= 65536);
+        lmm_var *v;
+        ea_flow(s, ac, &v, src, dst, NULL);
+        f++;
+      }
+  lmm_free(s);
+  free(x);
+  free(c);
+}
+END_TEST
+
 START_TEST(local_bundles_random) {
   /* local_random_vs_fresh's 200 sequences with bundles made from 2 variables fixed by one
    * constraint on (the default is 32, which those small systems never reach): after every
@@ -2105,6 +2264,9 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, class_restart);
   tcase_add_test(inc, class_split_handover);
   tcase_add_test(inc, auto_class_switch);
+  tcase_add_test(inc, auto_class_eager);
+  tcase_add_test(inc, auto_class_eager_sparse);
+  tcase_add_test(inc, auto_class_eager_local);
   tcase_add_test(inc, local_bundles_random);
   tcase_add_test(inc, local_bundle_level);
   tcase_add_test(inc, local_auto_switch);

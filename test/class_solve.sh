@@ -10,6 +10,8 @@
 #  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
 #  - 64 ranks, 4 a host on 16 hosts: the same (exact, class with and without restarts, auto,
 #    which starts twin flows (LMM_STATS: "eng: N twin flows", N > 0), and tir/twin-flows:no);
+#  - a 258-rank lock-step alltoall, one rank a host: the automatic mode's eager switch to
+#    class mode (before the first solve), the exact solver's time to 1e-9;
 #  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, one rank a
 #    host and 4 a host, when SimGrid is installed.
 . "$(dirname "$0")/setup.sh"
@@ -67,6 +69,18 @@ for kind in fattree cabinets; do
       { fail=1; echo "FAIL: $kind, 4 ranks a host: $mode differs from the exact solver"; }
   done
 done
+# a lock-step alltoall of 1 KiB blocks on 258 ranks, one a host: 66,306 flows made before
+# the first solve, so the automatic mode goes to class mode between two solves when the
+# 65,536th is made (CLASS_EAGER_VARS), and gives the exact solver's time
+python3 "$top_srcdir/scripts/tir-gen-colls" --shape alltoall --block 1024 258 1 a258 > /dev/null
+python3 "$top_srcdir/scripts/tir-platform" fattree --nodes 272 -o ft272.xml
+LMM_STATS=1 $TIR -q -p ft272.xml -H a258/hostfile a258/index.txt > out.a258.auto 2> err.a258.auto || fail=1
+$TIR -q -p ft272.xml -H a258/hostfile --cfg=tir/local-solve:no a258/index.txt > out.a258.no || fail=1
+echo "258-rank alltoall: auto $(time_of out.a258.auto) s, exact $(time_of out.a258.no) s"
+grep -q '^lmm: class mode from 65536 live variables on, before a solve$' err.a258.auto ||
+  { fail=1; echo "FAIL: 258-rank alltoall: no switch to class mode before its first solve:"; cat err.a258.auto; }
+close "$(time_of out.a258.auto)" "$(time_of out.a258.no)" 1e-9 ||
+  { fail=1; echo "FAIL: 258-rank alltoall: auto differs from the exact solver"; }
 # against SimGrid, 16 ranks (SimGrid's replay of an alltoall is slow)
 oracle="$top_srcdir/test/simgrid-oracle"
 if command -v smpirun > /dev/null; then
