@@ -103,13 +103,12 @@ typedef enum coll_op_kind {
 } coll_op_kind;
 
 typedef struct coll_op {
-  int32_t op;   /* coll_op_kind */
-  int32_t peer; /* communicator rank */
-  int32_t tag;
-  int32_t pad;
+  int32_t peer;        /* communicator rank */
+  signed int op : 8;   /* coll_op_kind */
+  signed int tag : 24; /* a COLL_TAG_* (0 for the waits) */
   int64_t bytes;
 } coll_op;
-_Static_assert(sizeof(coll_op) == 24, "keep coll_op small: programs of big alltoalls are long");
+_Static_assert(sizeof(coll_op) == 16, "keep coll_op small: programs of big alltoalls are long");
 
 /* A rank's program for one collective call (grows; reused between calls). */
 typedef struct coll_prog {

@@ -7,6 +7,7 @@
 
 #include "xalloc.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 void coll_prog_reset(coll_prog *p) {
@@ -23,6 +24,7 @@ void coll_prog_free(coll_prog *p) {
 }
 
 static void push(coll_prog *p, coll_op_kind op, int peer, int tag, int64_t bytes) {
+  assert(tag >= -(1 << 23) && tag < (1 << 23)); /* coll_op's 24 bits: the COLL_TAG_* fit */
   x_grow(&p->ops, &p->cap, p->n + 1, sizeof *p->ops);
   p->ops[p->n++] = (coll_op){.op = op, .peer = peer, .tag = tag, .bytes = bytes};
 }
