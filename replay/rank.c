@@ -474,10 +474,12 @@ static void ex_region(replay_ctx *x, rank *r) {
   bookkeeping(r, 0);
 }
 
+/* A compute of 0 flops is an execution too, as in SimGrid (an exec that ends at once, in the
+ * engine's next step: the flows due within surf/precision then end with it). */
 static void ex_compute(replay_ctx *x, rank *r) {
   r->category = 0;
   double v = r->act.amount;
-  if (x->o->cfg.simulate_computation && v != 0)
+  if (x->o->cfg.simulate_computation)
     push_amount(r, OP_EXEC, r->nspeedf ? v / r->speedf[r->nspeedf - 1] : v);
 }
 
