@@ -1163,8 +1163,8 @@ static void switch_to_class(lmm_system *s) {
   }
 }
 
-/* The automatic mode, before a solve: CLASS_EAGER_VARS live variables more while the
- * constraints in use are dense switch to class mode at once (see CLASS_EAGER_VARS). */
+/* The automatic mode between two solves, CLASS_EAGER_VARS variables after its last check:
+ * class mode at once if the constraints in use are dense (see CLASS_EAGER_VARS). */
 static void auto_eager(lmm_system *s) {
   s->eager_next = s->n_vars + CLASS_EAGER_VARS;
   if (!dense_now(s, 1))
