@@ -405,9 +405,8 @@ static void expand_coll(replay_ctx *x, rank *r, coll_kind kind) {
   }
   r->coll_from = 0;
   emit_coll(x, r, &c, cm);
-  /* reduce-like actions: then every rank computes, whatever simulate-computation says, 0
-   * flops too (SimGrid's private_execute_flops: see ex_compute) */
-  if (is_reduce_like(kind))
+  /* reduce-like actions: then every rank computes, whatever simulate-computation says */
+  if (is_reduce_like(kind) && r->act.amount != 0)
     push_amount(r, OP_EXEC, r->act.amount);
 }
 
