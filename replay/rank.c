@@ -45,8 +45,8 @@ enum rop_kind {
   OP_RMA_FREE,      /* the rank frees window tag */
   OP_POLL_WAIT,     /* wait until a message from peer with tag is in the rank's mailbox */
   OP_COLL_RESUME,   /* init_smp's messages are done: generate the rest of the collective */
-  OP_COLL_RUN       /* the ops of r->prog from bytes on (comm: their communicator), one at a
-                       time (see "Collective runs") */
+  OP_COLL_RUN       /* the ops of r->prog from the run's cursor on (r->cpc; comm: the rops'
+                       communicator), one at a time (see "Collective runs") */
 };
 
 enum { ROP_BLOCKING = 1, ROP_STORE = 2, ROP_ISEND = 4, ROP_NBC = 8,

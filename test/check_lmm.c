@@ -7,6 +7,7 @@
  * The last test recomputes SMPI_MODEL.md §2.3 (two flows sharing link 9 of
  * small_platform.xml) from the CM02/SMPI formulas down to the simulated times. */
 #include "check_main.h"
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1843,6 +1844,24 @@ static void ea_flow(lmm_system *s, lmm_cnst **c, lmm_var **v, int src, int dst, 
   lmm_expand(s, c[2 * dst], *v, 0.05);
 }
 
+/* ea_flow's alltoall on s: its 2 EA_N links made into c, then every flow (kept in v unless
+ * NULL); with on_at >= 0, class mode must be on exactly from the on_at-th flow made on. */
+static void ea_alltoall(lmm_system *s, lmm_cnst **c, lmm_var **v, void *owner, int on_at) {
+  for (int i = 0; i < 2 * EA_N; i++)
+    c[i] = lmm_cnst_new(s, 1.25e9, 0);
+  for (int f = 0, src = 0; src < EA_N; src++)
+    for (int dst = 0; dst < EA_N; dst++)
+      if (src != dst) {
+        if (on_at >= 0)
+          ck_assert_int_eq(lmm_class_on(s), f >= on_at);
+        lmm_var *x;
+        ea_flow(s, c, &x, src, dst, owner);
+        if (v)
+          v[f] = x;
+        f++;
+      }
+}
+
 START_TEST(auto_class_eager) {
   enum { NF = (EA_N - 1) * EA_N };
   lmm_system *sys[2] = {lmm_new(PREC), lmm_new(PREC)};
@@ -1852,14 +1871,7 @@ START_TEST(auto_class_eager) {
   lmm_var **v[2] = {calloc(NF, sizeof(lmm_var *)), calloc(NF, sizeof(lmm_var *))};
   ck_assert(v[0] && v[1]);
   for (int k = 0; k < 2; k++) {
-    for (int i = 0; i < 2 * EA_N; i++)
-      c[k][i] = lmm_cnst_new(sys[k], 1.25e9, 0);
-    for (int f = 0, src = 0; src < EA_N; src++)
-      for (int dst = 0; dst < EA_N; dst++)
-        if (src != dst) {
-          ck_assert_int_eq(lmm_class_on(sys[k]), k == 0 && f >= 65536);
-          ea_flow(sys[k], c[k], &v[k][f++], src, dst, NULL);
-        }
+    ea_alltoall(sys[k], c[k], v[k], NULL, k == 0 ? 65536 : INT_MAX);
     for (int f = 0; f < NF; f++)
       lmm_var_set_penalty(sys[k], v[k][f], 1);
     lmm_solve(sys[k]);
@@ -1915,14 +1927,9 @@ START_TEST(auto_class_eager_local) {
   }
   ck_assert(lmm_local_on(r->l) && !lmm_class_on(r->l));
   lmm_cnst *c[2 * EA_N];
-  for (int i = 0; i < 2 * EA_N; i++)
-    c[i] = lmm_cnst_new(r->l, 1.25e9, 0);
   lmm_var **v = calloc(NF, sizeof *v);
   ck_assert_ptr_nonnull(v);
-  for (int f = 0, src = 0; src < EA_N; src++)
-    for (int dst = 0; dst < EA_N; dst++)
-      if (src != dst)
-        ea_flow(r->l, c, &v[f++], src, dst, &alien);
+  ea_alltoall(r->l, c, v, &alien, -1); /* (the chain's variables count: no per-flow check) */
   ck_assert(lmm_class_on(r->l));
   la_change(r, solve); /* between the switch and the solve */
   for (int f = 0; f < NF; f++)
@@ -1962,16 +1969,7 @@ START_TEST(auto_class_eager_sparse) {
   for (int f = 0; f < 4 * NC + 1; f++)
     lmm_var_free(s, x[f]);
   lmm_cnst *ac[2 * EA_N];
-  for (int i = 0; i < 2 * EA_N; i++)
-    ac[i] = lmm_cnst_new(s, 1.25e9, 0);
-  for (int f = 0, src = 0; src < EA_N; src++)
-    for (int dst = 0; dst < EA_N; dst++)
-      if (src != dst) {
-        ck_assert_int_eq(lmm_class_on(s), f >= 65536);
-        lmm_var *v;
-        ea_flow(s, ac, &v, src, dst, NULL);
-        f++;
-      }
+  ea_alltoall(s, ac, NULL, NULL, 65536);
   lmm_free(s);
   free(x);
   free(c);
