@@ -26,7 +26,10 @@
  * it is: half the elements that splits move on issue 15's mixes). Bounds: a class whose
  * smallest b p (kept as a lower bound, recomputed when it matters) is below the level gives
  * up the members at the smallest one, which are fixed at their bound as classes of their
- * own, as SimGrid fixes only those. After the
+ * own, as SimGrid fixes only those. When the covered members are the smaller part and the
+ * iteration also fixes a wholly covered class, they join the largest such class at once
+ * (split_into) rather than a new class that the merge below would move them out of again.
+ * After the
  * filling, the classes made since the last solve (newcls, split parts) merge into the
  * largest class fixed by the same iteration (same level); older classes stay apart even at
  * one level, so that a tie that comes and goes moves no variable back and forth. A merge
@@ -149,9 +152,11 @@ void lmm_cls_stats(const lmm_system *s) {
           (unsigned long long)s->c_split, (unsigned long long)s->c_moved, (unsigned long long)s->c_mmoved,
           (unsigned long long)s->c_merge,
           s->n_cls_ids);
-  fprintf(stderr, "lmm: class mode: %llu solves restarted, %.1f iterations kept each; %llu edges handed over\n",
+  fprintf(stderr,
+          "lmm: class mode: %llu solves restarted, %.1f iterations kept each; %llu edges handed over; %llu "
+          "splits' covered members joined a fixed class at once\n",
           (unsigned long long)s->c_restarts, (double)s->c_kept / (double)(s->c_restarts + !s->c_restarts),
-          (unsigned long long)s->c_handed);
+          (unsigned long long)s->c_handed, (unsigned long long)s->c_into);
 }
 
 /* A new class, born in the solve stamped born (the running one, or the next one between
@@ -460,6 +465,38 @@ static void edge_handover(lmm_edge *e, lmm_class *k) {
   k->hot[k->nhot++] = h;
   cside(e)->k = k;
   e->c->tmp_edge = e;
+}
+
+/* Edge e's elements join f (same constraint, another class), e goes: its list goes in front
+ * of f's, its running sum (both parts) is added to f's, its npos and FATPIPE max join f's.
+ * c's sum of w is unchanged; its counts of edges with npos > 0 (all, and during the filling
+ * unfixed) lose e's if both counted. */
+static void edge_splice(lmm_system *s, lmm_edge *e, lmm_edge *f) {
+  lmm_elem *tail = e->head;
+  for (lmm_elem *x = e->head; x; x = x->ac_next)
+    x->edge = f, tail = x;
+  tail->ac_next = f->head;
+  if (f->head)
+    f->head->ac_prev = tail;
+  f->head = e->head;
+  f->n += e->n;
+  lmm_chot *he = kside(e), *hf = kside(f);
+  if (he->npos > 0) {
+    if (hf->npos > 0) { /* one edge with npos > 0 less on c (never the last: f's) */
+      e->c->n_pos--;
+      if (e->k->fixed != s->csolve) /* (during the filling: see split_into) */
+        e->c->n_act--;
+    }
+    cside(f)->npos = hf->npos += he->npos;
+    ksum_add(&f->ws, e->ws.s);
+    ksum_add(&f->ws, e->ws.c);
+    hf->w = dmax(ksum_val(&f->ws), 0.0);
+    if (e->fpmax > f->fpmax)
+      f->fpmax = e->fpmax, f->fpcnt = e->fpcnt;
+    else if (e->fpmax == f->fpmax)
+      f->fpcnt += e->fpcnt;
+  }
+  edge_unlink(s, e);
 }
 
 /* ======================================================================
@@ -786,25 +823,34 @@ static lmm_class *split_class(lmm_system *s) { return cls_new(s, s->csolve); }
 
 /* Class k (a candidate of the iteration stamped mark: its covered members' mark) splits:
  * returns the class of the covered members, k itself when they are the larger part (the
- * others move to a new class), else a new class. From the end: a move fills the slot it
- * leaves with the last member, already seen. */
-static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark) {
-  int keep_covered = 2 * k->cover >= k->n;
-  lmm_class *to = split_class(s);
+ * others move to a new class), else a new class, or into (see split_into; NULL is then
+ * returned: into is queued already). From the end: a move fills the slot it leaves with the
+ * last member, already seen. An edge all of whose elements move goes as it is, joined to
+ * into's edge on its constraint when into has one. */
+static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark, lmm_class *into) {
+  int keep_covered = !into && 2 * k->cover >= k->n;
+  lmm_class *to = into ? into : split_class(s);
   for (size_t i = k->n; i-- > 0;)
     if ((k->mem[i].mark == mark) != keep_covered)
       for (const lmm_elem *x = k->mem[i].v->elems; x; x = x->var_next)
         x->edge->mv++;
-  for (size_t j = k->nhot; j-- > 0;) /* (a handover fills slot j from the end: seen) */
-    if (k->hot[j].e->mv == k->hot[j].e->n) {
-      edge_handover(k->hot[j].e, to);
-      s->c_handed++;
-    }
+  for (size_t j = k->nhot; j-- > 0;) { /* (a handover fills slot j from the end: seen) */
+    lmm_edge *e = k->hot[j].e, *f = e->c->tmp_edge;
+    if (e->mv != e->n)
+      continue;
+    e->mv = 0;
+    if (to == into && f && f->k == into && f->c == e->c)
+      edge_splice(s, e, f);
+    else
+      edge_handover(e, to);
+    s->c_handed++;
+  }
   for (size_t i = k->n; i-- > 0;)
     if ((k->mem[i].mark == mark) != keep_covered)
       var_move(s, k->mem[i].v, to);
   s->c_split++;
-  return keep_covered ? k : to;
+  s->c_into += into != NULL;
+  return keep_covered ? k : to == into ? NULL : to;
 }
 
 static void queue(lmm_system *s, lmm_class *k) {
@@ -878,9 +924,34 @@ static void mark_covering(lmm_system *s) {
     }
 }
 
-/* Queues (cq) the classes to fix at this iteration: the candidates wholly covered, and the
- * covered part of the others. */
-static void queue_saturated(lmm_system *s) {
+/* k's edges become their constraints' tmp_edge (edge_for finds them). */
+static void index_edges(const lmm_class *k) {
+  for (size_t j = 0; j < k->nhot; j++)
+    k->hot[j].c->tmp_edge = k->hot[j].e;
+}
+
+/* The class that the covered members of this iteration's partly covered candidates join
+ * at once (NULL: none): the largest wholly covered candidate.
+ * The iteration fixes it, and the merge after the filling (merge_iterations) would have
+ * moved those members into the largest class of the iteration a second time: on issue 15's
+ * desynchronised mix nearly every member a merge moved came from a split. Not when a bound
+ * may decide the iteration (some candidate's lower bound of b p is below m: fix_bounds then
+ * fixes bounded members only, and the others wait, apart). */
+static lmm_class *split_into(lmm_system *s, size_t n, double m) {
+  lmm_class *into = NULL;
+  for (size_t i = 0; i < n; i++) {
+    lmm_class *k = s->cq[i];
+    if (k->min_bp < m)
+      return NULL;
+    if ((k->full || k->cover == k->n) && (!into || k->n > into->n))
+      into = k;
+  }
+  return into;
+}
+
+/* Queues (cq) the classes to fix at this iteration (of level m): the candidates wholly
+ * covered, and the covered part of the others. */
+static void queue_saturated(lmm_system *s, double m) {
   uint64_t mark = ++s->tstamp;
   s->n_cq = 0;
   size_t n = candidates(s, mark), unknown = 0;
@@ -889,13 +960,24 @@ static void queue_saturated(lmm_system *s) {
     k->full |= k->cov && k->hits == k->ncov;
     unknown += !k->full;
   }
-  if (unknown)
-    count_covered(s, mark);
-  for (size_t i = 0; i < n; i++) {
+  if (!unknown)
+    return;
+  count_covered(s, mark);
+  lmm_class *into = split_into(s, n, m);
+  size_t q = 0;
+  for (size_t i = 0, indexed = 0; i < n; i++) {
     lmm_class *k = s->cq[i];
-    if (!k->full && k->cover < k->n)
-      s->cq[i] = split(s, k, mark);
+    if (!k->full && k->cover < k->n) {
+      int redirect = into && 2 * k->cover < k->n; /* (else a new class: see split) */
+      if (redirect && !indexed)
+        index_edges(into);
+      indexed = redirect; /* (a new class's edges take the constraints' tmp_edge) */
+      k = split(s, k, mark, redirect ? into : NULL);
+    }
+    if (k)
+      s->cq[q++] = k;
   }
+  s->n_cq = q;
 }
 
 /* Fixes class k at level m: takes m w off each constraint it uses that is still in the
@@ -976,7 +1058,7 @@ static void fill(lmm_system *s, long it, double top) {
     top = m;
     GROW(s->it_top, s->it_top_cap, s->n_it_top + 1);
     s->it_top[s->n_it_top++] = m;
-    queue_saturated(s);
+    queue_saturated(s, m);
     if (s->n_cq == 0) { /* no unfixed class on them (never with exact counts): out */
       for (size_t i = 0; i < s->n_satc2; i++)
         s->satc2[i]->light = -1;
@@ -1001,34 +1083,6 @@ static void fill(lmm_system *s, long it, double top) {
 /* ======================================================================
  * After the filling: merges, reporting
  * ====================================================================== */
-
-/* Edge e's elements join f (same constraint, another class), e goes: its list goes in front
- * of f's, its running sum (both parts) is added to f's, its npos and FATPIPE max join f's.
- * c's sum of w is unchanged; its count of edges with npos > 0 loses e's if both counted. */
-static void edge_splice(lmm_system *s, lmm_edge *e, lmm_edge *f) {
-  lmm_elem *tail = e->head;
-  for (lmm_elem *x = e->head; x; x = x->ac_next)
-    x->edge = f, tail = x;
-  tail->ac_next = f->head;
-  if (f->head)
-    f->head->ac_prev = tail;
-  f->head = e->head;
-  f->n += e->n;
-  lmm_chot *he = kside(e), *hf = kside(f);
-  if (he->npos > 0) {
-    if (hf->npos > 0)
-      e->c->n_pos--; /* never to 0: f's counts */
-    cside(f)->npos = hf->npos += he->npos;
-    ksum_add(&f->ws, e->ws.s);
-    ksum_add(&f->ws, e->ws.c);
-    hf->w = dmax(ksum_val(&f->ws), 0.0);
-    if (e->fpmax > f->fpmax)
-      f->fpmax = e->fpmax, f->fpcnt = e->fpcnt;
-    else if (e->fpmax == f->fpmax)
-      f->fpcnt += e->fpcnt;
-  }
-  edge_unlink(s, e);
-}
 
 /* Class o (new since the last solve) joins class k (same level): o's edges join k's on the
  * same constraints (their elements move) or become k's; o's members are listed. */

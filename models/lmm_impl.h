@@ -170,7 +170,8 @@ struct lmm_cnst {
   double lsat;                   /* local: the level at which that run saturated it */
   double load;                   /* local check: sum (FATPIPE: max) of a x, enabled a > 0 */
   double maxlev;                 /* local check: max of p x over the same elements */
-  uint64_t load_chk;             /* local check: == system lchk when load, maxlev are fresh */
+  double fill_lev;               /* local check, FATPIPE: the lowest p x of one filling it */
+  uint64_t load_chk;             /* local check: == system lchk when load, maxlev, fill_lev are fresh */
   size_t load_n;                 /* local check: the number of terms of load */
   size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
   int klass;                     /* bundles: a class constraint (SHARED, fixes or carries many) */
@@ -410,6 +411,7 @@ struct lmm_system {
   int *lev_out;              /* class mode: level indices whose level changed (lmm_next_level) */
   size_t n_lev_out, lev_out_cap, lev_pos; /* its length, capacity, next to hand out */
   uint64_t c_solves, c_classes, c_edges, c_split, c_moved, c_merge, c_mmoved; /* LMM_STATS */
+  uint64_t c_into;              /* LMM_STATS: splits whose covered members joined a class at once */
   uint64_t c_restarts, c_kept;   /* LMM_STATS: solves restarted, iterations kept by them */
   uint64_t c_handed;         /* LMM_STATS: edges handed over whole by splits */
   /* Restarts (lmm_class.c): */
@@ -617,13 +619,16 @@ static inline void grp_elem_leave(lmm_system *s, lmm_elem *e) {
 }
 
 /* e's variable is disabled or freed: e no longer counts in its (slack) constraint. Only
- * enabled elements count in S (a disabled one may keep the contrib of a run before its
- * constraint went out). */
+ * enabled elements count in S, and a disabled one counts 0 (it may have kept the contrib
+ * of a run before its constraint went out): enabled into the group (lmm_group.c), which
+ * skips lmm_slack_enable, it must count 0, since freeing it or its next fixing takes its
+ * contrib off S (class_random_vs_fresh's seed 11107: exact_slack_group_join). While the
+ * group lives, its cap keeps its slack constraints unsaturated; the solve after its end
+ * fixes all their variables again (slack_fixed) and checks them. */
 static inline void slack_elem_leave(const lmm_system *s, lmm_elem *e) {
-  if (e->enabled && !e->cnst->fatpipe && cnst_out(s, e->cnst)) {
+  if (e->enabled && !e->cnst->fatpipe && cnst_out(s, e->cnst))
     e->cnst->S -= e->contrib;
-    e->contrib = 0.0;
-  }
+  e->contrib = 0.0;
 }
 
 /* The variable of e was fixed by a run, with value bound t per unit of coefficient: e's

@@ -226,13 +226,13 @@ static int local_run(lmm_system *s) {
  * fixed it when that one is outside C (nothing on it changed), or a constraint of C that
  * is full with v at the top level on it (FATPIPE: v alone fills it, or the run saturated it
  * at v's level, which then fixes every variable on it, as the filling does). */
-/* c's load (sum, FATPIPE max, of a x) and top level (max p x) over its enabled elements,
- * computed once per check. */
+/* c's load (sum, FATPIPE max, of a x), top level (max p x) and, FATPIPE, the lowest level
+ * of a variable that fills it, over its enabled elements, computed once per check. */
 static void local_load(const lmm_system *s, lmm_cnst *c) {
   if (c->load_chk == s->lchk)
     return;
   c->load_chk = s->lchk;
-  double load = 0.0, maxlev = 0.0;
+  double load = 0.0, maxlev = 0.0, fill = INFINITY;
   size_t n = 0;
   for (const lmm_elem *e = c->en_head; e; e = e->en_next) {
     if (e->weight <= 0)
@@ -240,11 +240,14 @@ static void local_load(const lmm_system *s, lmm_cnst *c) {
     double vx = vval(e->var), x = e->weight * vx;
     load = c->fatpipe ? dmax(load, x) : load + x;
     maxlev = dmax(maxlev, e->var->penalty * vx);
+    if (c->fatpipe && x >= c->bound * (1 - LOCAL_TOL))
+      fill = dmin(fill, e->var->penalty * vx);
     n++;
   }
   c->load_n = n;
   c->load = load;
   c->maxlev = maxlev;
+  c->fill_lev = fill;
 }
 
 /* Whether SHARED c is full for a variable taking ax of it: what is left would raise it
@@ -268,9 +271,13 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
       continue;
     if (!c->fatpipe)
       local_load(s, c);
+    if (c->fatpipe && e->weight * v->value >= c->bound * (1 - LOCAL_TOL)) {
+      set_fix(v, c);
+      v->fix_level = c->bound / (e->weight / v->penalty); /* c saturates there: fp_top */
+      return 1;
+    }
     if (!c->fatpipe ? local_full(c, e->weight * v->value) && lev >= c->maxlev * (1 - LOCAL_TOL)
-                    : e->weight * v->value >= c->bound * (1 - LOCAL_TOL) ||
-                          (c->lsat_solve == s->n_solves && fabs(lev - c->lsat) <= c->lsat * LOCAL_TOL)) {
+                    : c->lsat_solve == s->n_solves && fabs(lev - c->lsat) <= c->lsat * LOCAL_TOL) {
       set_fix(v, c); /* its bottleneck now: a change there must re-solve it */
       return 1;
     }
@@ -294,10 +301,14 @@ static size_t local_check(lmm_system *s) {
         fails++;
       }
   for (size_t i = 0; i < nc; i++) {
-    const lmm_cnst *c = s->lcnsts[i];
-    if (c->lsat_solve != s->n_solves && c->n_fix == 0)
+    lmm_cnst *c = s->lcnsts[i];
+    if (c->lsat_solve != s->n_solves && c->n_fix == 0 && !c->fatpipe)
       continue; /* nothing above its level, no variable whose bottleneck it is */
     double sat = c->lsat_solve == s->n_solves ? c->lsat * (1 + LOCAL_TOL) : INFINITY;
+    if (c->fatpipe) { /* saturated at the level of the lowest variable filling it */
+      local_load(s, c);
+      sat = dmin(sat, c->fill_lev * (1 + LOCAL_TOL));
+    }
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
       lmm_var *v = e->var;
       if (e->weight <= 0 || v->lv == s->lsolve)

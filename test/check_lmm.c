@@ -1151,14 +1151,19 @@ static double lr_rnd(lr_sys *r) {
 static int lr_int(lr_sys *r, int n) { return (int)(lr_rnd(r) * n); }
 
 /* Half from a small set (exact ties between flows), half random over four decades. */
+static double lr_fp = 0.25; /* share of FATPIPE constraints */
+static int lr_sym; /* symmetric systems: no bound, penalty 1 or 2, one capacity (many ties) */
+
 static double lr_penalty(lr_sys *r) {
   static const double set[] = {1, 2, 0.5, 4, 3};
+  if (lr_sym)
+    return set[lr_int(r, 2)];
   return lr_rnd(r) < 0.5 ? set[lr_int(r, 5)] : 1e-2 * pow(10, 3 * lr_rnd(r));
 }
 
 /* A bound of the order of one of the capacities, or none. */
 static double lr_bound(lr_sys *r) {
-  if (lr_rnd(r) < 0.7)
+  if (lr_sym || lr_rnd(r) < 0.7)
     return -1;
   return r->cbound[lr_int(r, r->nc)] * (0.01 + 0.99 * lr_rnd(r));
 }
@@ -1290,7 +1295,8 @@ static void lr_check_values(const lr_sys *r) {
   int bad = 0;
   lr_fresh(r, 1.0, want);
   if (!lr_matches(r, 1, want, &bad))
-    ck_abort_msg("seed %d, solve %d, variable %d: exact %.17g, fresh %.17g", (int)r->seed, r->nsolves, bad,
+    ck_abort_msg("seed %d (FATPIPE share %g, symmetric %d), solve %d, variable %d: exact %.17g, fresh %.17g",
+                 (int)r->seed, lr_fp, lr_sym, r->nsolves, bad,
                  lmm_var_value(r->v[bad].e), want[bad]);
   if (lr_matches(r, 0, want, &bad))
     return;
@@ -1370,7 +1376,6 @@ static void lr_close(lr_sys *r) {
 /* A random run of ops operations, r->l in local mode (mode 1), automatic (mode 2) or class
  * mode (3). */
 static unsigned lr_bmin; /* lmm_set_bundle_min of the local system (0: the default) */
-static double lr_fp = 0.25; /* share of FATPIPE constraints */
 static double lr_defer; /* lmm_set_defer_ratio of the first system (0: the default) */
 
 static void lr_run(uint64_t seed, int ops, int mode) {
@@ -1382,7 +1387,7 @@ static void lr_run(uint64_t seed, int ops, int mode) {
     lmm_set_bundle_min(r->l, lr_bmin);
   r->nc = 3 + lr_int(r, LR_CNSTS - 2);
   for (int i = 0; i < r->nc; i++) {
-    r->cbound[i] = caps[lr_int(r, 4)];
+    r->cbound[i] = caps[lr_sym ? 1 : lr_int(r, 4)];
     r->fatpipe[i] = lr_rnd(r) < lr_fp;
     r->cl[i] = lmm_cnst_new(r->l, r->cbound[i], r->fatpipe[i]);
     r->ce[i] = lmm_cnst_new(r->e, r->cbound[i], r->fatpipe[i]);
@@ -1444,9 +1449,23 @@ START_TEST(local_random_vs_fresh) {
    * a test below: local_fatpipe_frozen_top (a frozen variable's a/p left out of a
    * FATPIPE's usage, also at exact SHARED/FATPIPE ties), local_check_slack_scale (seeds
    * 25, 166: errors 1e-8 from the checks' slack) and exact_slack_readmit (seed 109: exact
-   * mode differed from fresh). No near-tie was involved. */
+   * mode differed from fresh). No near-tie was involved. Then the same on symmetric systems
+   * (lr_sym: ties everywhere), SHARED only and with a quarter FATPIPE (whose values may be
+   * those of the system with its FATPIPE capacities 1e-11 off: lr_fp_ties); 20,000 seeds
+   * of those found local_fatpipe_fill_level. LR_SYM_SEEDS=N runs N of each. */
   for (uint64_t seed = 1; seed <= 200; seed++)
     lr_run(seed, 60, 1);
+  const char *more = getenv("LR_SYM_SEEDS");
+  uint64_t n = more ? strtoull(more, NULL, 10) : 200;
+  lr_sym = 1;
+  for (int fp = 0; fp < 2; fp++) {
+    lr_fp = fp ? 0.25 : 0;
+    lr_fp_ties = fp;
+    for (uint64_t seed = 1; seed <= n; seed++)
+      lr_run(seed, 60, 1);
+  }
+  lr_sym = lr_fp_ties = 0;
+  lr_fp = 0.25;
 }
 END_TEST
 
@@ -1469,7 +1488,12 @@ START_TEST(class_random_vs_fresh) {
    * the left-out ratio at 1 (lmm_set_defer_ratio): the restarts that meet left-out
    * constraints, rare at 1.25, are common there. 5,000 seeds found a restart
    * (lmm_class.c) that took the left-out constraints back to untouched while the solve
-   * before had kept them in (seed 3779). */
+   * before had kept them in (seed 3779). A fourth and a fifth batch repeat the first two on
+   * symmetric systems (lr_sym: no bound, penalties 1 and 2, every capacity 10): ties
+   * everywhere, so that a split's covered members join a wholly covered class of the same
+   * iteration at once (lmm_class.c, split_into: about five times a seed). 20,000 seeds found
+   * an exact-mode bug there (the exact system against a from-scratch solve, seed 11107):
+   * exact_slack_group_join. */
   const char *more = getenv("TIR_CLASS_SEEDS");
   uint64_t n = more ? strtoull(more, NULL, 10) : 300;
   const char *first = getenv("TIR_CLASS_SEED0");
@@ -1486,6 +1510,15 @@ START_TEST(class_random_vs_fresh) {
     lr_run(seed, 60, 3);
   lr_defer = 0;
   lr_fp_ties = 0;
+  lr_sym = 1; /* ties everywhere: splits whose covered part joins another class at once */
+  for (int fp = 0; fp < 2; fp++) {
+    lr_fp = fp ? 0.25 : 0;
+    lr_fp_ties = fp;
+    for (uint64_t seed = s0; seed <= n; seed++)
+      lr_run(seed, 60, 3);
+  }
+  lr_sym = lr_fp_ties = 0;
+  lr_fp = 0.25;
 }
 END_TEST
 
@@ -2037,6 +2070,53 @@ START_TEST(local_fatpipe_frozen_top) {
 }
 END_TEST
 
+/* Reduced from local_random_vs_fresh on symmetric systems (seed 3688 of 20,000): a frozen
+ * variable above the level of another one that fills the same FATPIPE. All capacities 10;
+ * FATPIPE F carries v1 (p 2, a 1) and v2 (p 1, a 1); SHARED K carries v2 (0.05), v3 (p 1,
+ * 0.05), v5 (p 1, 1) and v6 (p 2, 1); SHARED L carries v5 (2) and v7 (p 2, 1), which is on F
+ * too. First solve: L fixes v5 = 4, v7 = 2; K and F then both reach level 10, K an ulp
+ * lower (6 / 0.6): it fixes v2, v3 at 10 and v6 at 5, then F has v1 alone: v1 = 10. Then
+ * v8 (p 1) comes on L: L fixes v5 = v8 = 20/7, v7 = 10/7, F saturates at 10 before K
+ * (250/21) and fixes v2 = 10 and v1 = 5; K then v3 = 930/77, v6 = 465/77. Local mode
+ * re-solved v8, v7, v5, v6, v3 and kept v1 and v2 frozen: v2 = 10 filled F, and v1 = 10
+ * (level 20) also filled F, its bottleneck as a max-min share but not under SimGrid's rule
+ * (F saturates at v2's level, 10, and fixes v1 there). The check now takes a frozen
+ * variable above the lowest level of one filling its FATPIPE as "above" (lmm_local.c), and a
+ * variable certified by filling a FATPIPE is fixed at its level there, counted in its usage
+ * (lmm_local_fp_top). */
+START_TEST(local_fatpipe_fill_level) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *f = lmm_cnst_new(s, 10, 1), *k = lmm_cnst_new(s, 10, 0), *l = lmm_cnst_new(s, 10, 0);
+  lmm_var *v1 = lmm_var_new(s, NULL, 2, -1), *v2 = lmm_var_new(s, NULL, 1, -1), *v3 = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *v5 = lmm_var_new(s, NULL, 1, -1), *v6 = lmm_var_new(s, NULL, 2, -1), *v7 = lmm_var_new(s, NULL, 2, -1);
+  lmm_var *v8 = lmm_var_new(s, NULL, 0, -1);
+  lmm_expand(s, f, v1, 1);
+  lmm_expand(s, f, v2, 1);
+  lmm_expand(s, k, v2, 0.05);
+  lmm_expand(s, k, v3, 0.05);
+  lmm_expand(s, l, v5, 2);
+  lmm_expand(s, k, v5, 1);
+  lmm_expand(s, k, v6, 1);
+  lmm_expand(s, f, v7, 1);
+  lmm_expand(s, l, v7, 1);
+  lmm_expand(s, l, v8, 1);
+  lmm_solve(s);
+  ck_val(v5, 4);
+  ck_val(v7, 2);
+  lmm_var_set_penalty(s, v8, 1);
+  lmm_solve(s);
+  ck_val(v8, 20.0 / 7);
+  ck_val(v5, 20.0 / 7);
+  ck_val(v7, 10.0 / 7);
+  ck_val(v2, 10);
+  ck_val(v1, 5); /* 10 before the fix */
+  ck_val(v3, 930.0 / 77);
+  ck_val(v6, 465.0 / 77);
+  lmm_free(s);
+}
+END_TEST
+
 /* Found by the differential generator (seed 3, case 82: 5e-4 off the component solve). A
  * frozen variable fixed by its bound just below the level at which it alone would fill a
  * FATPIPE does not count in that FATPIPE's usage: the filling fixes it by its bound first
@@ -2141,6 +2221,72 @@ START_TEST(exact_slack_readmit) {
   ck_val(h, 3.0 / 7);
   ck_val(y, 4.0 / 7);
   ck_val(x, 57.0 / 7); /* exact mode gave 10 */
+  lmm_free(s);
+}
+END_TEST
+
+/* class_random_vs_fresh's symmetric batch, seed 11107 (reduced): in exact mode a variable
+ * enabled into the group (lmm_group.c) skipped the slack bookkeeping (lmm_slack.c) of its
+ * elements on a slack constraint of the group: its freeing then took a contribution off S
+ * that S never held, and c4 stayed out while over-used (x1 = 3.0994 instead of 160/57, x4 =
+ * 1.5497 instead of 35/19). The script: "n ID P C/A ...": a new variable of penalty P
+ * (0: disabled) expanded on constraints C with coefficients A (five constraints of 10);
+ * "p ID P": penalty; "f ID": free; "s": solve. The values after the last solve are the
+ * max-min shares of the 19 enabled variables, computed in exact fractions (the filling by
+ * hand, in Python's fractions). */
+static const char *const SG_SCRIPT[] = {
+    "n 0 1 3/1", "n 1 2 4/1 0/1 0/1 1/1", "n 2 2 4/.05 3/1 2/.05 0/1", "n 4 2 4/1", "n 6 2 2/.05 0/1",
+    "n 8 0 0/1 2/1", "p 8 1", "n 9 1 4/1 2/1 3/1 3/1", "n 11 0 4/1 2/.05", "n 12 0 2/1", "p 12 2",
+    "n 13 2 1/0 0/1 3/0 2/.05", "n 15 2 2/1 4/0 1/1", "n 16 0 3/1 2/1", "p 16 1", "s", "p 6 0",
+    "n 17 0 4/.05 4/1", "p 17 1", "n 19 2 2/1", "p 1 1", "n 20 1 2/.05 1/1", "n 21 0 1/.05 3/1",
+    "p 21 2", "n 22 2 3/.05 2/0", "p 11 1", "s", "p 6 2", "n 23 2 4/1 1/.05 4/.05 2/1",
+    "n 25 0 2/.05 4/1 4/1", "p 25 2", "p 9 2", "n 27 0 2/1", "p 27 1", "f 17", "s"};
+
+/* One line of SG_SCRIPT on s (variables v, constraints c). */
+static void sg_step(lmm_system *s, lmm_cnst **c, lmm_var **v, const char *line) {
+  int id, off;
+  double p;
+  if (line[0] == 's') {
+    lmm_solve(s);
+    while (lmm_next_modified(s))
+      ;
+    return;
+  }
+  ck_assert_int_ge(sscanf(line + 2, "%d%n", &id, &off), 1);
+  if (line[0] == 'f') {
+    lmm_var_free(s, v[id]);
+    v[id] = NULL;
+    return;
+  }
+  const char *q = line + 2 + off;
+  ck_assert_int_eq(sscanf(q, "%lf%n", &p, &off), 1);
+  if (line[0] == 'p') {
+    lmm_var_set_penalty(s, v[id], p);
+    return;
+  }
+  v[id] = lmm_var_new(s, NULL, p, -1);
+  int k;
+  double a;
+  for (q += off; sscanf(q, " %d/%lf%n", &k, &a, &off) == 2; q += off)
+    lmm_expand(s, c[k], v[id], a);
+}
+
+START_TEST(exact_slack_group_join) {
+  static const double want[][2] = {{0, 12800.0 / 3477}, {1, 160.0 / 57}, {2, 50.0 / 57},  {4, 35.0 / 19},
+                                   {6, 50.0 / 57},     {8, 100.0 / 57}, {9, 50.0 / 57},  {11, 100.0 / 57},
+                                   {12, 50.0 / 57},    {13, 50.0 / 57}, {15, 50.0 / 57}, {16, 100.0 / 57},
+                                   {19, 50.0 / 57},    {20, 100.0 / 57}, {21, 6400.0 / 3477},
+                                   {22, 6400.0 / 3477}, {23, 50.0 / 57}, {25, 50.0 / 57}, {27, 100.0 / 57}};
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_exact_incremental(s, 1);
+  lmm_cnst *c[5];
+  lmm_var *v[28] = {0};
+  for (int i = 0; i < 5; i++)
+    c[i] = lmm_cnst_new(s, 10, 0);
+  for (size_t i = 0; i < sizeof SG_SCRIPT / sizeof *SG_SCRIPT; i++)
+    sg_step(s, c, v, SG_SCRIPT[i]);
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    ck_val(v[(int)want[i][0]], want[i][1]);
   lmm_free(s);
 }
 END_TEST
@@ -2275,6 +2421,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, local_fatpipe_bound_below);
   tcase_add_test(inc, local_check_slack_scale);
   tcase_add_test(inc, exact_slack_readmit);
+  tcase_add_test(inc, exact_slack_group_join);
+  tcase_add_test(inc, local_fatpipe_fill_level);
   tcase_set_timeout(inc, 120);
   suite_add_tcase(su, inc);
   return su;
