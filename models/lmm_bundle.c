@@ -233,14 +233,18 @@ void lmm_bun_free(lmm_system *s, lmm_bundle *b) {
 }
 
 /* The bundle whose class constraints are v's (one is c, on which its proxy is enabled),
- * or NULL. */
+ * or NULL. An empty bundle, which goes after this pass, is none: its proxy's value and
+ * bottleneck are those of the members it had (check_lmm's local_bundle_empty_join: a
+ * member whose penalty changed left its bundle alone, came back at the same level, by
+ * symmetry, but with another bottleneck, and joined the proxy that still named the old
+ * one, no longer full). */
 static lmm_bundle *bun_find(const lmm_var *v, const lmm_cnst *c) {
   size_t nk = 0;
   for (const lmm_elem *e = v->elems; e; e = e->var_next)
     nk += bun_keyed(e);
   for (const lmm_elem *pe = c->en_head; pe; pe = pe->en_next) {
     const lmm_var *p = pe->var;
-    if (!p->bun)
+    if (!p->bun || p->bun->n == 0)
       continue;
     size_t np = 0, match = 1;
     for (const lmm_elem *x = p->elems; x; x = x->var_next)

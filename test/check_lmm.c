@@ -2013,12 +2013,23 @@ START_TEST(local_bundles_random) {
   /* local_random_vs_fresh's 200 sequences with bundles made from 2 variables fixed by one
    * constraint on (the default is 32, which those small systems never reach): after every
    * solve, values equal a from-scratch solve and every value change not followed through
-   * a level (here, a bundle's) was handed out. */
+   * a level (here, a bundle's) was handed out. Then the same on symmetric systems (lr_sym),
+   * SHARED only and with a quarter FATPIPE (lr_fp_ties), where members tie and bundles
+   * empty and fill again: 20,000 seeds found local_bundle_empty_join. */
   lr_bmin = 2;
   lr_bundled = lr_followed = 0;
   uint64_t last = getenv("LR_LAST") ? (uint64_t)atoi(getenv("LR_LAST")) : 200;
   for (uint64_t seed = getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1; seed <= last; seed++)
     lr_run(seed, 60, 1);
+  lr_sym = 1;
+  for (int fp = 0; fp < 2; fp++) {
+    lr_fp = fp ? 0.25 : 0;
+    lr_fp_ties = fp;
+    for (uint64_t seed = getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1; seed <= last; seed++)
+      lr_run(seed, 60, 1);
+  }
+  lr_sym = lr_fp_ties = 0;
+  lr_fp = 0.25;
   lr_bmin = 0;
   if (getenv("LR_LAST"))
     fprintf(stderr, "bundles: %ld members seen, %ld followed a level change\n", lr_bundled, lr_followed);
@@ -2113,6 +2124,55 @@ START_TEST(local_fatpipe_fill_level) {
   ck_val(v1, 5); /* 10 before the fix */
   ck_val(v3, 930.0 / 77);
   ck_val(v6, 465.0 / 77);
+  lmm_free(s);
+}
+END_TEST
+
+/* Reduced from local_bundles_random on symmetric systems (seed 3449 of 20,000). Capacities
+ * 10, bundles from 2 variables. u (on A 1.05, B 1), w (on A 1, C 1.05), z (on C 1, D 2):
+ * A and C tie at 10 / 2.05, u, w, z = 200/41, and A becomes a class constraint. u is
+ * disabled: C becomes one too, w a bundle of its own (key {A, C}) fixed by C. z goes, w rises to 200/21 on C; then w's
+ * penalty becomes 2 and u (penalty 2) and y (penalty 2, on A 0.05) come in: A fixes all
+ * three at level 10 / 1.05 = 200/21, by symmetry w's level before, but A is its
+ * bottleneck now, and C (w alone, 1.05 x 100/21 = 5) is far from full. w had left its
+ * bundle (a penalty change) and, the bundle being empty but not yet gone, joined it back
+ * at the same level: its proxy still named C as its bottleneck. y goes: u and w rise to
+ * 10 / 1.025 on A (200/41 each), but local mode re-solved u alone (A's proxy) and kept w
+ * frozen at 100/21, certified by C, outside the changed set (u got (10 - 100/21) / 1.05 =
+ * 4.9887). An empty bundle is now never joined (lmm_bundle.c bun_find). */
+START_TEST(local_bundle_empty_join) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_set_bundle_min(s, 2);
+  lmm_cnst *a = lmm_cnst_new(s, 10, 0), *b = lmm_cnst_new(s, 10, 0), *c = lmm_cnst_new(s, 10, 0);
+  lmm_cnst *d = lmm_cnst_new(s, 10, 0);
+  lmm_var *u = lmm_var_new(s, NULL, 1, -1), *w = lmm_var_new(s, NULL, 1, -1), *z = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, a, u, 1.05);
+  lmm_expand(s, b, u, 1);
+  lmm_expand(s, a, w, 1);
+  lmm_expand(s, c, w, 1.05);
+  lmm_expand(s, d, z, 2);
+  lmm_expand(s, c, z, 1);
+  lmm_solve(s);
+  ck_val(u, 200.0 / 41);
+  ck_val(w, 200.0 / 41);
+  lmm_var_set_penalty(s, u, 0);
+  lmm_solve(s);
+  lmm_var_free(s, z);
+  lmm_solve(s);
+  ck_val(w, 200.0 / 21);
+  lmm_var_set_penalty(s, w, 2);
+  lmm_var_set_penalty(s, u, 2);
+  lmm_var *y = lmm_var_new(s, NULL, 2, -1);
+  lmm_expand(s, a, y, 0.05);
+  lmm_solve(s);
+  ck_val(u, 100.0 / 21);
+  ck_val(w, 100.0 / 21);
+  ck_val(y, 100.0 / 21);
+  lmm_var_free(s, y);
+  lmm_solve(s);
+  ck_val(u, 200.0 / 41);
+  ck_val(w, 200.0 / 41); /* 100/21 before the fix */
   lmm_free(s);
 }
 END_TEST
@@ -2423,6 +2483,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, exact_slack_readmit);
   tcase_add_test(inc, exact_slack_group_join);
   tcase_add_test(inc, local_fatpipe_fill_level);
+  tcase_add_test(inc, local_bundle_empty_join);
   tcase_set_timeout(inc, 120);
   suite_add_tcase(su, inc);
   return su;
