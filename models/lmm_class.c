@@ -946,6 +946,8 @@ static lmm_class *split_into(lmm_system *s, size_t n, double m) {
     if ((k->full || k->cover == k->n) && (!into || k->n > into->n))
       into = k;
   }
+  if (into)
+    into->full = 1; /* (the members joining it are covered: it must not split after them) */
   return into;
 }
 

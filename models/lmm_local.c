@@ -285,6 +285,21 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
   return 0;
 }
 
+/* FATPIPE c saturates at sat (the lowest level of a variable filling it, within LOCAL_TOL):
+ * a variable of V above it was solved without a frozen filler in c's usage (fixed, by
+ * rounding, just below the level at which it fills c: lmm_local_fp_top), so the frozen
+ * fillers join V, and the run is repeated with them. Returns how many joined. */
+static size_t fp_fillers_in(lmm_system *s, const lmm_cnst *c, double sat) {
+  int above = 0;
+  for (const lmm_elem *e = c->en_head; e && !above; e = e->en_next)
+    above = e->weight > 0 && e->var->lv == s->lsolve && e->var->penalty * e->var->value > sat;
+  size_t n = 0;
+  for (const lmm_elem *e = c->en_head; above && e; e = e->en_next)
+    if (e->weight > 0 && e->var->lv != s->lsolve && e->weight * vval(e->var) >= c->bound * (1 - LOCAL_TOL))
+      lmm_local_add_var(s, e->var), n++;
+  return n;
+}
+
 /* After a run: every frozen variable on C keeps a bottleneck, and none is above the level
  * of a constraint the run saturated (it would have been fixed there). Those failing join
  * V; returns their number. */
@@ -308,6 +323,7 @@ static size_t local_check(lmm_system *s) {
     if (c->fatpipe) { /* saturated at the level of the lowest variable filling it */
       local_load(s, c);
       sat = dmin(sat, c->fill_lev * (1 + LOCAL_TOL));
+      fails += fp_fillers_in(s, c, sat);
     }
     for (lmm_elem *e = c->en_head; e; e = e->en_next) {
       lmm_var *v = e->var;

@@ -1152,7 +1152,8 @@ static int lr_int(lr_sys *r, int n) { return (int)(lr_rnd(r) * n); }
 
 /* Half from a small set (exact ties between flows), half random over four decades. */
 static double lr_fp = 0.25; /* share of FATPIPE constraints */
-static int lr_sym; /* symmetric systems: no bound, penalty 1 or 2, one capacity (many ties) */
+static int lr_sym; /* symmetric systems: penalty 1 or 2, one capacity (many ties); 1: no
+                     bound, 2: bounds from a few values near the levels, 30 % of the time */
 
 static double lr_penalty(lr_sys *r) {
   static const double set[] = {1, 2, 0.5, 4, 3};
@@ -1163,6 +1164,9 @@ static double lr_penalty(lr_sys *r) {
 
 /* A bound of the order of one of the capacities, or none. */
 static double lr_bound(lr_sys *r) {
+  static const double near[] = {2.5, 4, 5, 10.0 / 3, 10.0 / 2.05};
+  if (lr_sym == 2 && lr_rnd(r) < 0.3)
+    return near[lr_int(r, 5)];
   if (lr_sym || lr_rnd(r) < 0.7)
     return -1;
   return r->cbound[lr_int(r, r->nc)] * (0.01 + 0.99 * lr_rnd(r));
@@ -1435,6 +1439,21 @@ static void lr_run(uint64_t seed, int ops, int mode) {
   lr_close(r);
 }
 
+/* lr_run's sequences (seeds s0 to n, 60 operations, mode) on symmetric systems: without and
+ * with bounds (lr_sym 1, 2), SHARED only and with a quarter FATPIPE, whose values may then
+ * be those of the system with its FATPIPE capacities 1e-11 off (lr_fp_ties). */
+static void lr_sym_runs(uint64_t s0, uint64_t n, int mode) {
+  for (int k = 0; k < 4; k++) {
+    lr_sym = 1 + k / 2;
+    lr_fp = k % 2 ? 0.25 : 0;
+    lr_fp_ties = k % 2;
+    for (uint64_t seed = s0; seed <= n; seed++)
+      lr_run(seed, 60, mode);
+  }
+  lr_sym = lr_fp_ties = 0;
+  lr_fp = 0.25;
+}
+
 START_TEST(local_random_vs_fresh) {
   /* 200 random sequences of 60 operations on 3-12 constraints (a quarter FATPIPE;
    * capacities 1, 10, 125e6, 1.25e9), variables on 1-4 of them with coefficients 1,
@@ -1450,22 +1469,12 @@ START_TEST(local_random_vs_fresh) {
    * FATPIPE's usage, also at exact SHARED/FATPIPE ties), local_check_slack_scale (seeds
    * 25, 166: errors 1e-8 from the checks' slack) and exact_slack_readmit (seed 109: exact
    * mode differed from fresh). No near-tie was involved. Then the same on symmetric systems
-   * (lr_sym: ties everywhere), SHARED only and with a quarter FATPIPE (whose values may be
-   * those of the system with its FATPIPE capacities 1e-11 off: lr_fp_ties); 20,000 seeds
-   * of those found local_fatpipe_fill_level. LR_SYM_SEEDS=N runs N of each. */
+   * (lr_sym_runs: ties everywhere); 20,000 seeds of those found local_fatpipe_fill_level
+   * and, with bounds, local_fatpipe_frozen_filler. LR_SYM_SEEDS=N runs N of each. */
   for (uint64_t seed = 1; seed <= 200; seed++)
     lr_run(seed, 60, 1);
   const char *more = getenv("LR_SYM_SEEDS");
-  uint64_t n = more ? strtoull(more, NULL, 10) : 200;
-  lr_sym = 1;
-  for (int fp = 0; fp < 2; fp++) {
-    lr_fp = fp ? 0.25 : 0;
-    lr_fp_ties = fp;
-    for (uint64_t seed = 1; seed <= n; seed++)
-      lr_run(seed, 60, 1);
-  }
-  lr_sym = lr_fp_ties = 0;
-  lr_fp = 0.25;
+  lr_sym_runs(1, more ? strtoull(more, NULL, 10) : 200, 1);
 }
 END_TEST
 
@@ -1488,12 +1497,12 @@ START_TEST(class_random_vs_fresh) {
    * the left-out ratio at 1 (lmm_set_defer_ratio): the restarts that meet left-out
    * constraints, rare at 1.25, are common there. 5,000 seeds found a restart
    * (lmm_class.c) that took the left-out constraints back to untouched while the solve
-   * before had kept them in (seed 3779). A fourth and a fifth batch repeat the first two on
-   * symmetric systems (lr_sym: no bound, penalties 1 and 2, every capacity 10): ties
-   * everywhere, so that a split's covered members join a wholly covered class of the same
-   * iteration at once (lmm_class.c, split_into: about five times a seed). 20,000 seeds found
-   * an exact-mode bug there (the exact system against a from-scratch solve, seed 11107):
-   * exact_slack_group_join. */
+   * before had kept them in (seed 3779). Then symmetric systems (lr_sym_runs: penalties 1
+   * and 2, every capacity 10, without and with bounds near the levels): ties everywhere,
+   * so that a split's covered members join a wholly covered class of the same iteration
+   * at once (lmm_class.c, split_into: about five times a seed). 20,000 seeds found an
+   * exact-mode bug there (the exact system against a from-scratch solve, seed 11107):
+   * exact_slack_group_join; and, with bounds, class_split_into_full (seed 4920). */
   const char *more = getenv("TIR_CLASS_SEEDS");
   uint64_t n = more ? strtoull(more, NULL, 10) : 300;
   const char *first = getenv("TIR_CLASS_SEED0");
@@ -1510,15 +1519,57 @@ START_TEST(class_random_vs_fresh) {
     lr_run(seed, 60, 3);
   lr_defer = 0;
   lr_fp_ties = 0;
-  lr_sym = 1; /* ties everywhere: splits whose covered part joins another class at once */
-  for (int fp = 0; fp < 2; fp++) {
-    lr_fp = fp ? 0.25 : 0;
-    lr_fp_ties = fp;
-    for (uint64_t seed = s0; seed <= n; seed++)
-      lr_run(seed, 60, 3);
-  }
-  lr_sym = lr_fp_ties = 0;
-  lr_fp = 0.25;
+  lr_sym_runs(s0, n, 3); /* ties everywhere: splits whose covered part joins another class */
+}
+END_TEST
+
+/* Found by class_random_vs_fresh on symmetric systems with bounds (seed 4920, reduced). All
+ * capacities 10, penalties 1 but e's (2, bound 4). A carries a, d, g; B carries b, d, e
+ * (0.05); C carries h, f, i; D carries a, f. First solve: B fixes b, d and e at 10 / 2.025,
+ * one class. Then f, g, i come: A and C tie at 10/3. The class of b, d, e is partly
+ * covered (d, on A): d joins at once the largest class wholly covered by that iteration
+ * (f, g, i: lmm_class.c split_into), which must count as covered after that; it was
+ * split again (d looked uncovered in it), and d was fixed one iteration later, at the same
+ * level to an ulp. Then d goes: a solve after that free restarts from d's iteration and
+ * keeps iteration 0, which saturated A with a and g on it at 10/3 (they should be at 5
+ * once d is gone). Values: f, h, i at 10/3 (C), a, g at 5 (A), e at its bound 4 (B's level
+ * 10 / 1.025 is above e's b p = 8), b = 10 - 0.05 x 4 = 9.8. */
+START_TEST(class_split_into_full) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 3);
+  lmm_cnst *ca = lmm_cnst_new(s, 10, 0), *cb = lmm_cnst_new(s, 10, 0), *cc = lmm_cnst_new(s, 10, 0);
+  lmm_cnst *cd = lmm_cnst_new(s, 10, 0);
+  lmm_var *a = lmm_var_new(s, NULL, 1, -1), *b = lmm_var_new(s, NULL, 1, -1), *d = lmm_var_new(s, NULL, 1, -1);
+  lmm_var *e = lmm_var_new(s, NULL, 2, 4), *h = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, ca, a, 1);
+  lmm_expand(s, cd, a, 1);
+  lmm_expand(s, cb, b, 1);
+  lmm_expand(s, cb, d, 1);
+  lmm_expand(s, ca, d, 1);
+  lmm_expand(s, cb, e, 0.05);
+  lmm_expand(s, cc, h, 1);
+  lmm_solve(s);
+  ck_val(b, 10 / 2.025);
+  ck_val(d, 10 / 2.025);
+  lmm_var *f = lmm_var_new(s, NULL, 1, -1), *g = lmm_var_new(s, NULL, 1, -1), *i = lmm_var_new(s, NULL, 1, -1);
+  lmm_expand(s, cc, f, 1);
+  lmm_expand(s, cd, f, 1);
+  lmm_expand(s, ca, g, 1);
+  lmm_expand(s, cc, i, 1);
+  lmm_solve(s);
+  ck_val(a, 10.0 / 3);
+  ck_val(d, 10.0 / 3);
+  ck_val(f, 10.0 / 3);
+  lmm_var_set_penalty(s, d, 0);
+  lmm_solve(s);
+  ck_val(f, 10.0 / 3);
+  ck_val(h, 10.0 / 3);
+  ck_val(i, 10.0 / 3);
+  ck_val(a, 5); /* 10/3 before the fix */
+  ck_val(g, 5);
+  ck_val(e, 4);
+  ck_val(b, 9.8);
+  lmm_free(s);
 }
 END_TEST
 
@@ -2013,23 +2064,15 @@ START_TEST(local_bundles_random) {
   /* local_random_vs_fresh's 200 sequences with bundles made from 2 variables fixed by one
    * constraint on (the default is 32, which those small systems never reach): after every
    * solve, values equal a from-scratch solve and every value change not followed through
-   * a level (here, a bundle's) was handed out. Then the same on symmetric systems (lr_sym),
-   * SHARED only and with a quarter FATPIPE (lr_fp_ties), where members tie and bundles
-   * empty and fill again: 20,000 seeds found local_bundle_empty_join. */
+   * a level (here, a bundle's) was handed out. Then the same on symmetric systems
+   * (lr_sym_runs), where members tie and bundles empty and fill again: 20,000 seeds found
+   * local_bundle_empty_join. */
   lr_bmin = 2;
   lr_bundled = lr_followed = 0;
   uint64_t last = getenv("LR_LAST") ? (uint64_t)atoi(getenv("LR_LAST")) : 200;
   for (uint64_t seed = getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1; seed <= last; seed++)
     lr_run(seed, 60, 1);
-  lr_sym = 1;
-  for (int fp = 0; fp < 2; fp++) {
-    lr_fp = fp ? 0.25 : 0;
-    lr_fp_ties = fp;
-    for (uint64_t seed = getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1; seed <= last; seed++)
-      lr_run(seed, 60, 1);
-  }
-  lr_sym = lr_fp_ties = 0;
-  lr_fp = 0.25;
+  lr_sym_runs(getenv("LR_SEED") ? (uint64_t)atoi(getenv("LR_SEED")) : 1, last, 1);
   lr_bmin = 0;
   if (getenv("LR_LAST"))
     fprintf(stderr, "bundles: %ld members seen, %ld followed a level change\n", lr_bundled, lr_followed);
@@ -2124,6 +2167,51 @@ START_TEST(local_fatpipe_fill_level) {
   ck_val(v1, 5); /* 10 before the fix */
   ck_val(v3, 930.0 / 77);
   ck_val(v6, 465.0 / 77);
+  lmm_free(s);
+}
+END_TEST
+
+/* Reduced from local_random_vs_fresh on symmetric systems with bounds (seed 17132 of 20,000).
+ * Capacities 10; F and G FATPIPE. v (p 1) on F 1, G 1, K 0.05; w (p 1) on K 1, G 1, L 1; u (p 1,
+ * bound 5) on L 0.1, F 1; y (p 2) on F 0.05. First solve: L fixes u at its bound 5, then w
+ * at 9.5; K (0.5 / 0.05), F and G then reach 10, K a few ulps lower in floating point: K
+ * fixes v at 9.9999999999999911, and F has y alone: y = 200 (a solve from scratch gives the
+ * same). Then z (p 1, bound 2.5) comes on F, G, L and M 1: L fixes z and u at their bounds
+ * and w at 7; K is at 60, F and G at 10: F fixes v = 10 and y = 5. Local mode re-solved z,
+ * y and w and kept v frozen: fixed an ulp below the level at which it fills F, it did not
+ * count in F's usage (lmm_local_fp_top), and the run gave y 200 again. A variable of V above
+ * the level of a frozen one filling its FATPIPE now brings the fillers into V
+ * (lmm_local.c fp_fillers_in). */
+START_TEST(local_fatpipe_frozen_filler) {
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 1);
+  lmm_cnst *f = lmm_cnst_new(s, 10, 1), *g = lmm_cnst_new(s, 10, 1), *k = lmm_cnst_new(s, 10, 0);
+  lmm_cnst *l = lmm_cnst_new(s, 10, 0), *m = lmm_cnst_new(s, 10, 0);
+  lmm_var *v = lmm_var_new(s, NULL, 1, -1), *w = lmm_var_new(s, NULL, 1, -1), *u = lmm_var_new(s, NULL, 1, 5);
+  lmm_var *y = lmm_var_new(s, NULL, 2, -1);
+  lmm_expand(s, f, v, 1);
+  lmm_expand(s, k, v, 0.05);
+  lmm_expand(s, g, v, 1);
+  lmm_expand(s, k, w, 1);
+  lmm_expand(s, g, w, 1);
+  lmm_expand(s, l, w, 1);
+  lmm_expand(s, l, u, 0.1);
+  lmm_expand(s, f, u, 1);
+  lmm_expand(s, f, y, 0.05);
+  lmm_solve(s);
+  ck_val(u, 5);
+  ck_val(w, 9.5);
+  lmm_var *z = lmm_var_new(s, NULL, 1, 2.5);
+  lmm_expand(s, f, z, 1);
+  lmm_expand(s, g, z, 1);
+  lmm_expand(s, l, z, 1);
+  lmm_expand(s, m, z, 1);
+  lmm_solve(s);
+  ck_val(z, 2.5);
+  ck_val(u, 5);
+  ck_val(w, 7);
+  ck_val(v, 10);
+  ck_val(y, 5); /* 200 before the fix */
   lmm_free(s);
 }
 END_TEST
@@ -2484,6 +2572,8 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, exact_slack_group_join);
   tcase_add_test(inc, local_fatpipe_fill_level);
   tcase_add_test(inc, local_bundle_empty_join);
+  tcase_add_test(inc, class_split_into_full);
+  tcase_add_test(inc, local_fatpipe_frozen_filler);
   tcase_set_timeout(inc, 120);
   suite_add_tcase(su, inc);
   return su;
