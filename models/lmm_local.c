@@ -17,11 +17,14 @@
  *     all into V first), and records fix_cnst and the level at which each constraint
  *     saturated (lsat);
  *  3. checks every frozen variable j on a constraint of C: j above the level of a
- *     constraint the run saturated would have been fixed there ("above"); otherwise j
- *     needs a bottleneck: its fix_cnst outside C (nothing on it changed), or a full
- *     constraint of C with j at its top level (or, FATPIPE, j alone filling it or the run
- *     saturating it at j's level), which becomes its fix_cnst. Failing variables join V and
- *     the run is repeated; after LOCAL_ROUNDS rounds V becomes the whole component.
+ *     constraint the run saturated, or of a FATPIPE one at the lowest level of a variable
+ *     filling it, would have been fixed there ("above"); otherwise j needs a bottleneck:
+ *     its fix_cnst outside C (nothing on it changed), or a full constraint of C with j at
+ *     its top level (or, FATPIPE, j alone filling it, which fixes j at that level, or the
+ *     run saturating it at j's level), which becomes its fix_cnst. A variable of V above
+ *     the level of a frozen one filling a FATPIPE brings the fillers into V (the run left
+ *     them out of its usage: fp_fillers_in). Failing variables join V and the run is
+ *     repeated; after LOCAL_ROUNDS rounds V becomes the whole component.
  * When the checks pass, V's values with the frozen ones satisfy the bottleneck property,
  * hence are the max-min solution (to rounding: relative 1e-12 in the checks, fullness at
  * the scale of the variable's share, and the frozen shares are subtracted in another order
