@@ -278,11 +278,23 @@ static lmm_edge *edge_make(lmm_system *s, lmm_class *k, lmm_cnst *c) {
   return e;
 }
 
-/* The edge of class k on c, created if none: c->tmp_edge when it is k's (the last edge
- * built or indexed on c; a freed edge has lost its class: its first word links the pool). */
-static inline lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+/* c->tmp_edge when it is class k's edge on c (the last edge built or indexed on c; a freed
+ * edge has lost its class: its first word links the pool), else NULL. */
+static inline lmm_edge *tmp_edge_of(const lmm_cnst *c, const lmm_class *k) {
   lmm_edge *e = c->tmp_edge;
-  return e && e->k == k && e->c == c ? e : edge_make(s, k, c);
+  return e && e->k == k && e->c == c ? e : NULL;
+}
+
+/* The edge of class k on c, created if none (tmp_edge_of). */
+static inline lmm_edge *edge_for(lmm_system *s, lmm_class *k, lmm_cnst *c) {
+  lmm_edge *e = tmp_edge_of(c, k);
+  return e ? e : edge_make(s, k, c);
+}
+
+/* k's edges become their constraints' tmp_edge (edge_for finds them). */
+static void index_edges(const lmm_class *k) {
+  for (size_t j = 0; j < k->nhot; j++)
+    k->hot[j].c->tmp_edge = k->hot[j].e;
 }
 
 static void edge_unlink(lmm_system *s, lmm_edge *e) {
@@ -835,11 +847,11 @@ static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark, lmm_class *i
       for (const lmm_elem *x = k->mem[i].v->elems; x; x = x->var_next)
         x->edge->mv++;
   for (size_t j = k->nhot; j-- > 0;) { /* (a handover fills slot j from the end: seen) */
-    lmm_edge *e = k->hot[j].e, *f = e->c->tmp_edge;
+    lmm_edge *e = k->hot[j].e, *f = into ? tmp_edge_of(e->c, into) : NULL;
     if (e->mv != e->n)
       continue;
     e->mv = 0;
-    if (to == into && f && f->k == into && f->c == e->c)
+    if (f)
       edge_splice(s, e, f);
     else
       edge_handover(e, to);
@@ -922,12 +934,6 @@ static void mark_covering(lmm_system *s) {
       h->e->cov = k->cov;
       k->ncov++;
     }
-}
-
-/* k's edges become their constraints' tmp_edge (edge_for finds them). */
-static void index_edges(const lmm_class *k) {
-  for (size_t j = 0; j < k->nhot; j++)
-    k->hot[j].c->tmp_edge = k->hot[j].e;
 }
 
 /* The class that the covered members of this iteration's partly covered candidates join
@@ -1092,10 +1098,9 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
   uint64_t kc = o->cov ? k->cov : 0; /* both fixed by one iteration: the covering edges join */
   while (o->nhot > 0) {
     lmm_edge *e = o->hot[o->nhot - 1].e;
-    lmm_cnst *c = e->c;
-    lmm_edge *f = c->tmp_edge;
+    lmm_edge *f = tmp_edge_of(e->c, k);
     int covering = kc && e->cov == o->cov;
-    if (f && f->k == k && f->c == c) {
+    if (f) {
       edge_splice(s, e, f);
       if (covering && f->cov != kc)
         f->cov = kc, k->ncov++;
@@ -1131,11 +1136,8 @@ static void merge_run(lmm_system *s, size_t i, size_t j) {
     lmm_class *o = s->ccls[q];
     if (q == b || o->born != s->csolve)
       continue; /* old classes stay: no moves back and forth */
-    if (!indexed) { /* base's edges indexed by constraint, once */
-      indexed = 1;
-      for (size_t q2 = 0; q2 < base->nhot; q2++)
-        base->hot[q2].c->tmp_edge = base->hot[q2].e;
-    }
+    if (!indexed) /* base's edges indexed by constraint, once */
+      index_edges(base), indexed = 1;
     merge(s, base, o);
     s->ccls[q] = NULL;
   }

@@ -229,6 +229,9 @@ static int local_run(lmm_system *s) {
  * fixed it when that one is outside C (nothing on it changed), or a constraint of C that
  * is full with v at the top level on it (FATPIPE: v alone fills it, or the run saturated it
  * at v's level, which then fixes every variable on it, as the filling does). */
+/* Whether a variable taking ax of FATPIPE c fills it (within LOCAL_TOL). */
+static int fp_fills(const lmm_cnst *c, double ax) { return ax >= c->bound * (1 - LOCAL_TOL); }
+
 /* c's load (sum, FATPIPE max, of a x), top level (max p x) and, FATPIPE, the lowest level
  * of a variable that fills it, over its enabled elements, computed once per check. */
 static void local_load(const lmm_system *s, lmm_cnst *c) {
@@ -243,7 +246,7 @@ static void local_load(const lmm_system *s, lmm_cnst *c) {
     double vx = vval(e->var), x = e->weight * vx;
     load = c->fatpipe ? dmax(load, x) : load + x;
     maxlev = dmax(maxlev, e->var->penalty * vx);
-    if (c->fatpipe && x >= c->bound * (1 - LOCAL_TOL))
+    if (c->fatpipe && fp_fills(c, x))
       fill = dmin(fill, e->var->penalty * vx);
     n++;
   }
@@ -274,7 +277,7 @@ static int local_certified(const lmm_system *s, lmm_var *v) {
       continue;
     if (!c->fatpipe)
       local_load(s, c);
-    if (c->fatpipe && e->weight * v->value >= c->bound * (1 - LOCAL_TOL)) {
+    if (c->fatpipe && fp_fills(c, e->weight * v->value)) {
       set_fix(v, c);
       v->fix_level = c->bound / (e->weight / v->penalty); /* c saturates there: fp_top */
       return 1;
@@ -298,7 +301,7 @@ static size_t fp_fillers_in(lmm_system *s, const lmm_cnst *c, double sat) {
     above = e->weight > 0 && e->var->lv == s->lsolve && e->var->penalty * e->var->value > sat;
   size_t n = 0;
   for (const lmm_elem *e = c->en_head; above && e; e = e->en_next)
-    if (e->weight > 0 && e->var->lv != s->lsolve && e->weight * vval(e->var) >= c->bound * (1 - LOCAL_TOL))
+    if (e->weight > 0 && e->var->lv != s->lsolve && fp_fills(c, e->weight * vval(e->var)))
       lmm_local_add_var(s, e->var), n++;
   return n;
 }
