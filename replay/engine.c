@@ -683,17 +683,16 @@ static void lh_remove(eng *e, int k) {
 static void group_schedule(eng *e, int k) {
   egroup *g = &e->grp[k];
   g->sched = e->steps;
-  double phi_top;
-  const eng_act *top = evq_top(&g->heap, &phi_top);
-  g->has_due = top && g->level > 0;
+  double phi_top; /* (the first action's date and tie as the queue keeps them: its run's) */
+  uint64_t tie;
+  g->has_due = evq_top_key(&g->heap, &phi_top, &tie) && g->level > 0;
   if (!g->has_due) {
     if (g->hpos)
       lh_remove(e, k);
     return;
   }
-  double dt = (top->date - g->phi) / g->level;
+  double dt = (phi_top - g->phi) / g->level;
   double due = g->phi_t + (dt > 0 ? dt : 0);
-  uint64_t tie = top->seq ^ e->tie_xor;
   if (g->hpos && due == g->due && tie == g->due_tie)
     return;
   g->due = due;

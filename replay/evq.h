@@ -73,6 +73,17 @@ static inline void *evq_top(const evq *q, double *date) {
   return r->v[r->head].item;
 }
 
+/* The first item's (date, tie), without loading the item (its slot nor the item itself:
+ * a queue that only schedules reads its run); 0 when the queue is empty. */
+static inline int evq_top_key(const evq *q, double *date, uint64_t *tie) {
+  if (q->nruns == 0)
+    return 0;
+  const evq_run *r = q->heap[0];
+  *date = r->date;
+  *tie = r->tie;
+  return 1;
+}
+
 static inline int evq_queued(const evq_pos *p) { return p->run != NULL; }
 
 /* ---- private: the inline fast path of evq_push ---- */

@@ -3,7 +3,8 @@
  * The queue must hand items out in the total order of (date, tie) whatever the runs it
  * built: the tests drive it with random pushes, removals and pops (few distinct dates,
  * so that runs form, ties in and out of order, -0 and +0, infinities) and compare each
- * top with a brute-force minimum over the live items. */
+ * top, and its (date, tie) as evq_top_key gives them, with a brute-force minimum over the
+ * live items. */
 #include "check_main.h"
 #include <math.h>
 #include <stdint.h>
@@ -36,8 +37,14 @@ static void check_top(const evq *q, item *v, int n) {
   double d = -1;
   item *top = evq_top(q, &d), *want = brute_min(v, n);
   ck_assert_ptr_eq(top, want);
-  if (want)
+  double kd = -1;
+  uint64_t kt = 0;
+  ck_assert_int_eq(evq_top_key(q, &kd, &kt), want != NULL); /* (the engine's levels use it) */
+  if (want) {
     ck_assert(d == want->date);
+    ck_assert(kd == want->date);
+    ck_assert_uint_eq(kt, want->tie);
+  }
 }
 
 static const double dates[] = {0.0, -0.0, 1.0, 1.5, 2.0, 1e-300, INFINITY, 3.25, -2.0, 7.0};
