@@ -74,6 +74,9 @@ static const key keys[] = {
      "the start; the same shares, doc/model.md)"},
     {"tir/twin-flows", K_BOOL, "yes", OFF(twin_flows),
      "flows alike (one route, size and start) share one solver variable (doc/model.md)"},
+    {"tir/riders", K_BOOL, "yes", OFF(riders),
+     "class mode: flows alike on one route share one solver variable whenever they start "
+     "(doc/model.md)"},
     {"tir/lifo-ties", K_BOOL, "no", OFF(lifo_ties), "equal completion dates: last created first"},
     {"tir/polling", K_STRING, "wait", 0,
      "wait: a run of failed polls (iprobe, test) then its message replays as waiting for it; "

@@ -47,6 +47,7 @@ typedef struct config {
   double rate_tol;         /* tir/rate-tolerance: class mode's (lmm_set_tolerance) */
   int lifo_ties;           /* tir/lifo-ties: equal dates complete last-created first */
   int twin_flows;          /* tir/twin-flows: flows alike share one solver variable (engine.c) */
+  int riders;              /* tir/riders: so do flows alike started apart, in class mode (engine.c) */
   int simgrid_compat;      /* tir/simgrid-compat: every SimGrid 3.32 quirk (doc/model.md) */
   int local_solve;         /* tir/local-solve: 0 no, 1 yes, 2 auto, 3 class (lmm_set_local's modes) */
   int polling_simgrid;     /* tir/polling:simgrid: each failed poll replayed as SMPI (else wait) */

@@ -421,6 +421,12 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
 /* Class mode: v leaves its class (if enabled) while its elements change, then joins a new one. */
 __attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e,
                                                    lmm_elem *last) {
+  if (e && coeff < 0 && c->fatpipe)
+    return; /* (the max of the coefficients: unchanged) */
+  if (e && coeff < 0 && v->cls) {
+    lmm_cls_lower(s, v, e, e->weight + coeff);
+    return;
+  }
   if (v->cls)
     lmm_cls_leave(s, v);
   if (!e)
@@ -698,6 +704,8 @@ int lmm_next_level(lmm_system *s) {
 double lmm_var_penalty(const lmm_var *v) { return v->penalty; }
 
 void *lmm_var_owner(const lmm_var *v) { return v->owner; }
+void lmm_var_set_owner(lmm_var *v, void *owner) { v->owner = owner; }
+double lmm_var_bound(const lmm_var *v) { return v->bound; }
 
 /* ======================================================================
  * The solver (SimGrid's MaxMin::maxmin_solve)

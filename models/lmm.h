@@ -66,6 +66,9 @@ void lmm_var_free(lmm_system *s, lmm_var *v);
 double lmm_var_value(const lmm_var *v);
 double lmm_var_penalty(const lmm_var *v);
 void *lmm_var_owner(const lmm_var *v);
+/* The caller's pointer becomes owner (a variable handed from one action to another). */
+void lmm_var_set_owner(lmm_var *v, void *owner);
+double lmm_var_bound(const lmm_var *v);
 
 /* Incremental mode. 0 (the default) marks constraints exactly as SimGrid 3.32 does,
  * blind spot included: a change to a variable (penalty, enabling, disabling, freeing,

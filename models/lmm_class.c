@@ -527,21 +527,45 @@ void lmm_cls_join(lmm_system *s, lmm_var *v) {
   s->modified = 1;
 }
 
+/* A member of class k frees capacity (it leaves, or a coefficient goes down): the next
+ * solve fills again from k's fixing iteration, or an earlier bound's (see "Restarts"), or
+ * from the start when the last solve did not fix k. */
+static void restart_at(lmm_system *s, const lmm_class *k) {
+  if (k->fixed != s->csolve) {
+    s->rs_full = 1;
+    return;
+  }
+  long r = k->fit < s->bound_it ? k->fit : s->bound_it;
+  if (r < s->rs_it)
+    s->rs_it = r;
+}
+
 /* v leaves its class (its edges and member slot); 1 when the class went with it. */
 static void leave(lmm_system *s, lmm_var *v) {
   lmm_class *k = v->cls;
-  if (k->fixed != s->csolve) {
-    s->rs_full = 1;
-  } else { /* the iterations before k's (or an earlier bound's) keep: see "Restarts" */
-    long r = k->fit < s->bound_it ? k->fit : s->bound_it;
-    if (r < s->rs_it)
-      s->rs_it = r;
-  }
+  restart_at(s, k);
   for (lmm_elem *x = v->elems; x; x = x->var_next)
     edge_del(s, x);
   member_del(k, v);
   if (k->n == 0)
     cls_drop(s, k);
+}
+
+/* v's coefficient on x's constraint goes down to w (a flow it carried ended: the engine's
+ * riders): v stays in its class, whose edge there takes the change. For the restarts it
+ * is a free (see "Restarts": the iterations before its class's fixing keep, since v's
+ * constraints only lose usage). */
+void lmm_cls_lower(lmm_system *s, lmm_var *v, lmm_elem *x, double w) {
+  restart_at(s, v->cls);
+  lmm_edge *e = x->edge;
+  double d = x->weight > 0 ? edge_lose(s, e, x->weight / v->penalty) : 0.0;
+  x->weight = w;
+  if (w > 0) {
+    edge_gain(s, e, w / v->penalty);
+    d += w / v->penalty;
+  }
+  cw_add(e->c, d);
+  s->modified = 1;
 }
 
 void lmm_cls_leave(lmm_system *s, lmm_var *v) {

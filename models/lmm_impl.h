@@ -655,6 +655,7 @@ void lmm_cls_stats(const lmm_system *s);
  * leaves it. */
 void lmm_cls_join(lmm_system *s, lmm_var *v);
 void lmm_cls_leave(lmm_system *s, lmm_var *v);
+void lmm_cls_lower(lmm_system *s, lmm_var *v, lmm_elem *x, double w);
 /* v (in a class) is freed: leaves its class; no solve is needed when no constraint of v was
  * saturated by the last solve (no rate changes: exact), nor, with a rate tolerance eps > 0,
  * when on each saturated one the removals since then stay within eps x the members it fixed

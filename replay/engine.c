@@ -74,8 +74,11 @@ struct eng_act {
                          the virtual time phi at which the action completes */
   uint64_t seq;       /* heap tie-breaker: creation order (sg_ties: last heap update) */
   evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
-  lmm_var *var;       /* NULL for sleeps, contention-free flows and twins */
+  lmm_var *var;       /* NULL for sleeps, contention-free flows and twins; a rider: its
+                         carrier's (whose action owns it, see "Riders") */
   eng_act *twin;      /* a flow: its first twin; a twin: the next one (see "Twins") */
+  eng_act *rnext;     /* a carrier: its first rider; a rider: the next one (see "Riders") */
+  struct route_entry *route; /* a flow with a variable of its own: its route */
   eng_done_fn done;
   void *ctx;
 };
@@ -89,6 +92,8 @@ typedef struct route_entry {
   uint64_t lead_seq; /* and is still the action numbered lead_seq (see "Twins") */
   uint64_t lead_step;
   int nback;         /* -1: the reverse route not looked up yet */
+  eng_act *carrier;  /* the last flow with a variable of its own past its latency on it, if */
+  uint64_t carrier_seq; /* it is still the action numbered carrier_seq (see "Riders") */
   int links[];       /* constraint indices of the route (path.nlinks), then of the reverse
                         route (nback) */
 } route_entry;
@@ -130,6 +135,11 @@ struct eng {
   int sg_ties;      /* tir/simgrid-marking: equal dates in the order of their last heap update */
   int sg_defer;     /* tir/simgrid-compat: actions due at one date end after all are popped */
   int twins;        /* tir/twin-flows, and none of the modes above (see "Twins") */
+  int riders;       /* tir/riders, and none of the modes above (see "Riders") */
+  int ride;         /* riders, and the solver in class mode (as of the last reschedule) */
+  double back_coeff; /* the network model's reverse-route coefficient (the same for every
+                        flow: a setting of the model), as of the last flow started */
+  uint64_t n_riders; /* flows that rode a carrier */
   double ev_date;   /* the date of the event being handled (its twins end then) */
   uint64_t n_twins; /* flows started as twins */
   eng_act **ended;  /* sg_defer: the actions popped at this date, to end in SimGrid's order */
@@ -221,6 +231,7 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->tie_xor = c->lifo_ties ? ~(uint64_t)0 : 0;
   e->sg_defer = c->simgrid_compat;
   e->twins = c->twin_flows && !e->sg_ties && !e->tie_xor && !e->sg_defer;
+  e->riders = c->riders && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   evq_init(&e->heap);
@@ -251,8 +262,10 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
 void eng_free(eng *e) {
   if (!e)
     return;
-  if (getenv("LMM_STATS"))
+  if (getenv("LMM_STATS")) {
     fprintf(stderr, "eng: %llu twin flows (tir/twin-flows)\n", (unsigned long long)e->n_twins);
+    fprintf(stderr, "eng: %llu riders (tir/riders)\n", (unsigned long long)e->n_riders);
+  }
   for (size_t i = 0; i < e->nchunks; i++)
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
@@ -285,6 +298,7 @@ const double *eng_clock(const eng *e) { return &e->now; }
 int eng_pending(const eng *e) { return e->pending; }
 
 uint64_t eng_twin_count(const eng *e) { return e->n_twins; }
+uint64_t eng_rider_count(const eng *e) { return e->n_riders; }
 
 double eng_host_speed(const eng *e, int host) { return e->speed[host]; }
 int eng_host_cores(const eng *e, int host) { return e->cores[host]; }
@@ -343,6 +357,7 @@ static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errle
   }
   r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
   r->lead = NULL;
+  r->carrier = NULL;
   return r;
 }
 
@@ -469,6 +484,75 @@ static void twins_due(eng *e, eng_act *a) {
   a->twin = NULL;
 }
 
+/* Riders. Flows on one route whose model parameters (penalty, factor, bound) are one get one
+ * rate from max-min whenever they started: the solver's values depend on a variable's
+ * constraints, coefficients, penalty and bound only. In class mode (the dense phases: an
+ * alltoall's flows, the ranks drifting apart so that twins start few) a flow ending its
+ * latency on a route whose carrier (the last flow there past its latency with a variable of
+ * its own) is alike frees its variable and rides the carrier's: each link's coefficient
+ * grows by its share (itself and its twins), as twins' do, and it keeps its own bytes, rate
+ * and place in its level's queue (the engine updates every rider of a variable the solver
+ * reports). When it ends its share goes (lmm_expand lowers the coefficients: for the solver
+ * a free, which keeps its restarts); when the carrier ends first, the variable goes to its
+ * first rider. The shares are those of separate variables, to rounding. Off with
+ * tir/riders:no and in the modes where twins are off. */
+
+/* a's share (itself and its twins) of the coefficients of v on its route, times sign. */
+static void rider_share(eng *e, const eng_act *a, lmm_var *v, double sign) {
+  const route_entry *r = a->route;
+  double share = 1.0, back = e->back_coeff;
+  for (const eng_act *t = a->twin; t; t = t->twin)
+    share += 1.0;
+  for (int i = 0; i < r->path.nlinks; i++)
+    lmm_expand(e->sys, e->links[r->links[i]], v, sign * share);
+  for (int i = 0; back > 0 && i < r->nback; i++)
+    lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], v, sign * share * back);
+}
+
+/* Flow a ends its latency: it rides its route's carrier if that one is alike (1), else it
+ * becomes the route's carrier (0: its variable is enabled by the caller). */
+static int rider_join(eng *e, eng_act *a) {
+  if (!e->ride)
+    return 0; /* (class mode may have come since the last solve: riders from the next) */
+  route_entry *r = a->route;
+  eng_act *c = r->carrier;
+  if (!c || c->seq != r->carrier_seq || !c->var || c->penalty != a->penalty || c->factor != a->factor ||
+      lmm_var_owner(c->var) != c || lmm_var_bound(c->var) != lmm_var_bound(a->var) ||
+      r->path.nlinks == 0) { /* (no link: the solver would report no change of the variable) */
+    r->carrier = a, r->carrier_seq = a->seq;
+    return 0;
+  }
+  lmm_var_free(e->sys, a->var);
+  a->var = c->var;
+  rider_share(e, a, a->var, 1.0);
+  a->rnext = c->rnext;
+  c->rnext = a;
+  a->rate = 0.0; /* (its rate comes with the carrier's variable: reported as changed) */
+  e->n_riders++;
+  return 1;
+}
+
+/* Flow a, a rider or a carrier with riders, ends: its share leaves the variable, which goes
+ * to the first rider when a carried it. */
+static void rider_leave(eng *e, eng_act *a) {
+  lmm_var *v = a->var;
+  eng_act *c = lmm_var_owner(v);
+  rider_share(e, a, v, -1.0);
+  if (c != a) {
+    eng_act **p = &c->rnext;
+    while (*p != a)
+      p = &(*p)->rnext;
+    *p = a->rnext;
+  } else {
+    eng_act *n = a->rnext;
+    lmm_var_set_owner(v, n);
+    if (a->route->carrier == a)
+      a->route->carrier = n, a->route->carrier_seq = n->seq;
+  }
+  a->var = NULL;
+  a->rnext = NULL;
+}
+
 eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
                         char *err, size_t errlen) {
   route_cell *cell = get_route(e, src, dst, err, errlen);
@@ -476,6 +560,7 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
     return NULL;
   route_entry *r = cell->r;
   const net_flow *f = flow_params(e, &r->path, payload);
+  e->back_coeff = f->back_coeff;
   eng_act *a = f->shared ? twin_start(e, r, f, payload, done, ctx) : NULL;
   if (a)
     return a;
@@ -498,9 +583,12 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   if (f->back_coeff > 0)
     for (int i = 0; i < r->nback; i++)
       lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], a->var, f->back_coeff);
+  a->route = r;
   if (lat) {
     a->what = K_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
+  } else {
+    r->carrier = a, r->carrier_seq = a->seq;
   }
   r->lead = a;
   r->lead_seq = a->seq;
@@ -722,6 +810,7 @@ static void update_action(eng *e, eng_act *a, const lmm_var *v) {
 static void reschedule(eng *e) {
   e->steps++;
   lmm_solve(e->sys);
+  e->ride = e->riders && lmm_class_on(e->sys);
   groups_sync(e);
   while (e->n_new_sleeps > 0) {
     eng_act *a = e->new_sleeps[--e->n_new_sleeps];
@@ -730,7 +819,8 @@ static void reschedule(eng *e) {
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
     if (a->what != K_LATENCY && lmm_var_penalty(v) > 0)
-      update_action(e, a, v);
+      for (eng_act *r = a; r; r = r->rnext) /* (and its riders) */
+        update_action(e, r, v);
   }
   for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
     grp_rebase(e, &e->grp[k]);
@@ -753,6 +843,8 @@ static void finish(eng *e, eng_act *a) {
   }
   if (a->grp >= 0)
     heap_remove(&e->grp[a->grp].heap, a);
+  if (e->n_riders && a->var && (a->rnext || lmm_var_owner(a->var) != a))
+    rider_leave(e, a); /* (none before the first rider) */
   if (a->var)
     lmm_var_free(e->sys, a->var);
   a->var = NULL; /* (no twin joins it from here on: twin_start) */
@@ -825,7 +917,8 @@ int eng_step(eng *e) {
     if (a->what == K_LATENCY) {
       a->what = K_FLOW;
       a->last_update = e->now;
-      lmm_var_set_penalty(e->sys, a->var, a->penalty);
+      if (!rider_join(e, a))
+        lmm_var_set_penalty(e->sys, a->var, a->penalty);
     } else if (e->sg_defer) {
       x_grow(&e->ended, &e->ended_cap, e->nended + 1, sizeof *e->ended);
       e->ended[e->nended++] = a;

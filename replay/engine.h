@@ -58,6 +58,8 @@ int eng_step(eng *e);
 int eng_pending(const eng *e);
 /* Flows started so far as twins of another (tir/twin-flows: no variable of their own). */
 uint64_t eng_twin_count(const eng *e);
+/* Flows that rode another one's variable so far (tir/riders). */
+uint64_t eng_rider_count(const eng *e);
 
 /* Host CPU: speed (flop/s per core) in the current pstate, core count, and current
  * usage in flop/s (sum of the running executions' rates). */

@@ -263,6 +263,65 @@ START_TEST(twins_only_within_a_step) {
 }
 END_TEST
 
+/* Riders (engine.c), in class mode: flows alike on one route share one variable whenever
+ * they start. Every flow pays 0.1 s of latency on the 1 MB/s SHARED link. Flow 0 (1e6
+ * bytes) runs alone from 0.1 s; flows 1 (1e6) and 2 (2.5e5) start at 0.5 s, after a sleep,
+ * and at 0.6 s both ride flow 0's variable (flow 0 has 5e5 left): 1/3 MB/s each. Flow 2
+ * ends at 0.6 + 0.75 = 1.35 s (a rider's share leaves), flow 0 (2.5e5 left) at 1.35 + 0.5
+ * = 1.85 s (the carrier ends: its variable goes to flow 1), flow 1 (5e5 left) at 2.35 s.
+ * The same dates without riders, and with them in the exact mode (where none forms). */
+static void riders_start(int on, int mode) { /* (a new engine: flow 0, the sleep, to 0.5 s) */
+  eng_free(e);
+  cfg.riders = on;
+  cfg.local_solve = mode;
+  e = eng_new(plat, &cfg, &stub, NULL);
+  stub_params.latency = 0.1;
+  flow(0, 0, 1, 1e6);
+  eng_sleep_start(e, 0.5, record, &ids[3]);
+  while (log_.n == 0)
+    ck_assert_int_eq(eng_step(e), 1);
+}
+
+static void riders_run(int on, int mode) {
+  riders_start(on, mode);
+  flow(1, 0, 1, 1e6);
+  flow(2, 0, 1, 2.5e5);
+  run_all();
+  ck_assert_int_eq(log_.n, 4);
+  ASSERT_DONE(0, 3, 0.5);
+  ASSERT_DONE(1, 2, 1.35);
+  ASSERT_DONE(2, 0, 1.85);
+  ASSERT_DONE(3, 1, 2.35);
+  ck_assert_int_eq(eng_rider_count(e), on && mode == 3 ? 2 : 0);
+  ck_assert_int_eq(eng_pending(e), 0);
+}
+
+START_TEST(riders_share_a_variable) { riders_run(1, 3); }
+END_TEST
+
+START_TEST(riders_off) { riders_run(0, 3); }
+END_TEST
+
+START_TEST(riders_not_in_exact_mode) { riders_run(1, 0); }
+END_TEST
+
+/* A rider is alike or it is no rider: flow 1 (1.5e6 bytes: another payload, so the stub's
+ * new factor is read) moves at twice its variable's value, flow 0 at once: each keeps its
+ * own variable. Flow 0 (1e6) alone from 0.1 s; from 0.6 s both variables get 5e5 of the
+ * link: flow 0 (5e5 left) ends at 1.6 s, flow 1 moves 1e6 B/s until then, and its 5e5
+ * left at 2e6 B/s (its variable alone: 1e6) end at 1.85 s. */
+START_TEST(riders_only_alike) {
+  riders_start(1, 3);
+  stub_params.factor = 2.0;
+  flow(1, 0, 1, 1.5e6);
+  run_all();
+  ck_assert_int_eq(log_.n, 3);
+  ASSERT_DONE(1, 0, 1.6);
+  ASSERT_DONE(2, 1, 1.85);
+  ck_assert_int_eq(eng_rider_count(e), 0);
+}
+END_TEST
+
 static Suite *engine_suite(void) {
   Suite *s = suite_create("engine");
   TCase *tc = tcase_create("engine");
@@ -279,6 +338,10 @@ static Suite *engine_suite(void) {
   tcase_add_test(tc, twins_end_as_separate_flows);
   tcase_add_test(tc, twins_off);
   tcase_add_test(tc, twins_only_within_a_step);
+  tcase_add_test(tc, riders_share_a_variable);
+  tcase_add_test(tc, riders_off);
+  tcase_add_test(tc, riders_not_in_exact_mode);
+  tcase_add_test(tc, riders_only_alike);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -9,7 +9,8 @@
 #    (tir/class-restarts:no; class mode restarts some solves, that one none);
 #  - tir/rate-tolerance:0.05 (an approximation) stays within 1e-3 of the exact time;
 #  - 64 ranks, 4 a host on 16 hosts: the same (exact, class with and without restarts, auto,
-#    which starts twin flows (LMM_STATS: "eng: N twin flows", N > 0), and tir/twin-flows:no);
+#    which starts twin flows and riders (LMM_STATS: "eng: N twin flows", "eng: N riders",
+#    N > 0), tir/twin-flows:no and tir/riders:no);
 #  - a 258-rank lock-step alltoall, one rank a host: the automatic mode's eager switch to
 #    class mode (before the first solve), the exact solver's time to 1e-9;
 #  - 16 ranks against SimGrid 3.32 (test/simgrid-oracle), class mode within 1e-6, one rank a
@@ -61,10 +62,13 @@ for kind in fattree cabinets; do
   run4 norestart --cfg=tir/local-solve:class --cfg=tir/class-restarts:no
   LMM_STATS=1 run4 auto 2> "err4.$kind.auto"
   run4 notwins --cfg=tir/twin-flows:no
+  run4 noriders --cfg=tir/riders:no
   grep -Eq '^eng: [1-9][0-9]* twin flows' "err4.$kind.auto" ||
     { fail=1; echo "FAIL: $kind, 4 ranks a host: no twin flows"; cat "err4.$kind.auto"; }
+  grep -Eq '^eng: [1-9][0-9]* riders' "err4.$kind.auto" ||
+    { fail=1; echo "FAIL: $kind, 4 ranks a host: no riders"; cat "err4.$kind.auto"; }
   echo "$kind, 4 ranks a host: exact $(time_of "out4.$kind.no") s, class $(time_of "out4.$kind.class") s"
-  for mode in class norestart auto notwins; do
+  for mode in class norestart auto notwins noriders; do
     close "$(time_of "out4.$kind.$mode")" "$(time_of "out4.$kind.no")" 1e-9 ||
       { fail=1; echo "FAIL: $kind, 4 ranks a host: $mode differs from the exact solver"; }
   done
