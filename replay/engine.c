@@ -443,6 +443,16 @@ static const net_flow *flow_params(eng *e, const net_path *p, double payload) {
   return &e->memo_flow;
 }
 
+/* v's coefficients grow by w on r's links and by w x back on its reverse route's (back 0:
+ * none; w < 0 lowers them, class mode only: see "Riders"). */
+__attribute__((always_inline)) /* (one call per flow started: the stencils) */
+static inline void route_expand(eng *e, const route_entry *r, lmm_var *v, double w, double back) {
+  for (int i = 0; i < r->path.nlinks; i++)
+    lmm_expand(e->sys, e->links[r->links[i]], v, w);
+  for (int i = 0; back > 0 && i < r->nback; i++)
+    lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], v, w * back);
+}
+
 /* Twins. Flows started in one step (no solve between) on one route with one payload are
  * alike: the model gives them one latency, bound, penalty and factor, and max-min one rate
  * (a change of the system changes them all alike) until they end, together. The first one's
@@ -459,10 +469,7 @@ static eng_act *twin_start(eng *e, route_entry *r, const net_flow *f, double pay
   if (!e->twins || !l || r->lead_step != e->steps || l->seq != r->lead_seq || !l->var ||
       !same_bits(l->remains, payload))
     return NULL; /* (l->seq: the action numbered lead_seq, not a recycled one) */
-  for (int i = 0; i < r->path.nlinks; i++)
-    lmm_expand(e->sys, e->links[r->links[i]], l->var, 1.0);
-  for (int i = 0; f->back_coeff > 0 && i < r->nback; i++)
-    lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], l->var, f->back_coeff);
+  route_expand(e, r, l->var, 1.0, f->back_coeff);
   eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
   a->factor = f->factor;
@@ -499,14 +506,10 @@ static void twins_due(eng *e, eng_act *a) {
 
 /* a's share (itself and its twins) of the coefficients of v on its route, times sign. */
 static void rider_share(eng *e, const eng_act *a, lmm_var *v, double sign) {
-  const route_entry *r = a->route;
-  double share = 1.0, back = e->back_coeff;
+  double share = 1.0;
   for (const eng_act *t = a->twin; t; t = t->twin)
     share += 1.0;
-  for (int i = 0; i < r->path.nlinks; i++)
-    lmm_expand(e->sys, e->links[r->links[i]], v, sign * share);
-  for (int i = 0; back > 0 && i < r->nback; i++)
-    lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], v, sign * share * back);
+  route_expand(e, a->route, v, sign * share, e->back_coeff);
 }
 
 /* Flow a ends its latency: it rides its route's carrier if that one is alike (1), else it
@@ -576,13 +579,9 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   int lat = f->latency > 0;
   a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f->penalty, f->bound);
   a->penalty = f->penalty;
-  for (int i = 0; i < r->path.nlinks; i++)
-    lmm_expand(e->sys, e->links[r->links[i]], a->var, 1.0);
   if (f->back_coeff > 0 && r->nback < 0)
     r = fill_back(e, src, dst, cell);
-  if (f->back_coeff > 0)
-    for (int i = 0; i < r->nback; i++)
-      lmm_expand(e->sys, e->links[r->links[r->path.nlinks + i]], a->var, f->back_coeff);
+  route_expand(e, r, a->var, 1.0, f->back_coeff);
   a->route = r;
   if (lat) {
     a->what = K_LATENCY;
