@@ -409,6 +409,7 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
     last->var_next = e;
   else
     v->elems = e;
+  s->x_hint = e;
   if (v->penalty == 0.0)
     c->n_disabled++;
   else if (s->cls_on)
@@ -418,13 +419,16 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
   return e;
 }
 
-/* Class mode: v leaves its class (if enabled) while its elements change, then joins a new one. */
+/* Class mode: a coefficient of v (enabled) changes in place; a new element makes v leave its
+ * class (if enabled) and join a new one. */
 __attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff, lmm_elem *e,
                                                    lmm_elem *last) {
   if (e && coeff < 0 && c->fatpipe)
     return; /* (the max of the coefficients: unchanged) */
-  if (e && coeff < 0 && v->cls) {
-    lmm_cls_lower(s, v, e, e->weight + coeff);
+  if (e && v->cls) {
+    double w = c->fatpipe ? dmax(e->weight, coeff) : e->weight + coeff;
+    if (!(w == e->weight))
+      lmm_cls_reweight(s, v, e, w);
     return;
   }
   if (v->cls)
@@ -437,8 +441,17 @@ __attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, l
     lmm_cls_join(s, v);
 }
 
+/* v's element on c, or NULL and its last one in *last: the one after the last one found or
+ * made on v first (a route's links are expanded in the order they were: one test each). */
+static inline lmm_elem *expand_find(lmm_system *s, const lmm_var *v, const lmm_cnst *c, lmm_elem **last) {
+  lmm_elem *h = s->x_hint && s->x_hint->var == v ? s->x_hint->var_next : v->elems;
+  return h && h->cnst == c ? h : find_or_last(v, c, last);
+}
+
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  lmm_elem *last = NULL, *e = find_or_last(v, c, &last);
+  lmm_elem *last = NULL, *e = expand_find(s, v, c, &last);
+  if (e)
+    s->x_hint = e;
   if (s->cls_on) {
     expand_class(s, c, v, coeff, e, last);
     return;
@@ -585,6 +598,7 @@ void lmm_var_set_bound(lmm_system *s, lmm_var *v, double bound) {
 
 /* Takes v off the live list and off the modified output. */
 static void var_unlink(lmm_system *s, lmm_var *v) {
+  s->x_hint = NULL; /* (it may be one of v's elements, gone) */
   if (v->all_prev)
     v->all_prev->all_next = v->all_next;
   else

@@ -286,6 +286,8 @@ struct lmm_system {
   uint64_t round;            /* marking round, bumped after each solve */
   uint64_t next_rank;        /* creation stamp of the next variable */
   lmm_var *all_head;         /* live variables, creation order */
+  lmm_elem *x_hint;          /* lmm_expand: the element it last found or made (NULL after a
+                                variable's free): the next call on that variable tries the one after */
   lmm_var *all_tail;         /* the last one created */
   size_t n_vars;             /* live variables */
   size_t n_cnsts;            /* constraints */
@@ -655,7 +657,7 @@ void lmm_cls_stats(const lmm_system *s);
  * leaves it. */
 void lmm_cls_join(lmm_system *s, lmm_var *v);
 void lmm_cls_leave(lmm_system *s, lmm_var *v);
-void lmm_cls_lower(lmm_system *s, lmm_var *v, lmm_elem *x, double w);
+void lmm_cls_reweight(lmm_system *s, lmm_var *v, lmm_elem *x, double w);
 /* v (in a class) is freed: leaves its class; no solve is needed when no constraint of v was
  * saturated by the last solve (no rate changes: exact), nor, with a rate tolerance eps > 0,
  * when on each saturated one the removals since then stay within eps x the members it fixed
