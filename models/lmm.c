@@ -409,7 +409,6 @@ static inline lmm_elem *new_elem(lmm_system *s, lmm_cnst *c, lmm_var *v, double 
     last->var_next = e;
   else
     v->elems = e;
-  s->x_hint = e;
   if (v->penalty == 0.0)
     c->n_disabled++;
   else if (s->cls_on)
@@ -441,21 +440,25 @@ __attribute__((noinline)) static void expand_class(lmm_system *s, lmm_cnst *c, l
     lmm_cls_join(s, v);
 }
 
-/* v's element on c, or NULL and its last one in *last: the one after the last one found or
- * made on v first (a route's links are expanded in the order they were: one test each). */
+/* Class mode, v in a class (a carrier whose rider comes or goes: the engine expands the
+ * route's links in the order they were made): v's element on c, or NULL and its last one in
+ * *last; the one after the last one found on v is tried first (one test each). */
 static inline lmm_elem *expand_find(lmm_system *s, const lmm_var *v, const lmm_cnst *c, lmm_elem **last) {
   lmm_elem *h = s->x_hint && s->x_hint->var == v ? s->x_hint->var_next : v->elems;
-  return h && h->cnst == c ? h : find_or_last(v, c, last);
+  lmm_elem *e = h && h->cnst == c ? h : find_or_last(v, c, last);
+  if (e)
+    s->x_hint = e;
+  return e;
 }
 
 void lmm_expand(lmm_system *s, lmm_cnst *c, lmm_var *v, double coeff) {
-  lmm_elem *last = NULL, *e = expand_find(s, v, c, &last);
-  if (e)
-    s->x_hint = e;
+  lmm_elem *last = NULL, *e;
   if (s->cls_on) {
+    e = v->cls ? expand_find(s, v, c, &last) : find_or_last(v, c, &last);
     expand_class(s, c, v, coeff, e, last);
     return;
   }
+  e = find_or_last(v, c, &last);
   if (s->exact && v->penalty <= 0) {
     /* A disabled variable takes no capacity: no value can change, nothing to mark
      * (enabling it later marks every constraint it uses). */
