@@ -560,8 +560,9 @@ static void leave(lmm_system *s, lmm_var *v) {
  * the change (the engine's riders: a rider's share comes and goes). Going down is a free
  * for the restarts (see "Restarts": the iterations before v's class's fixing keep, since
  * v's constraints only lose usage); going up may lower any level: the next solve is a full
- * one, as after a join, which lists v too. Leaving and joining again instead would walk all of v's elements
- * twice per coefficient, and move v to a new class for the solve to split out. */
+ * one, as after a join, which lists v too. Leaving and joining again instead would walk all
+ * of v's elements twice per coefficient, and move v to a new class for the solve to split
+ * out. */
 void lmm_cls_reweight(lmm_system *s, lmm_var *v, lmm_elem *x, double w) {
   if (w > x->weight) {
     s->rs_full = 1;

@@ -286,10 +286,10 @@ struct lmm_system {
   uint64_t round;            /* marking round, bumped after each solve */
   uint64_t next_rank;        /* creation stamp of the next variable */
   lmm_var *all_head;         /* live variables, creation order */
+  lmm_var *all_tail;         /* the last one created */
   lmm_elem *x_hint;          /* lmm_expand, class mode: the element of a variable in a class it
                                 last found (NULL after any variable's free); the next call on
                                 that variable tries the one after first */
-  lmm_var *all_tail;         /* the last one created */
   size_t n_vars;             /* live variables */
   size_t n_cnsts;            /* constraints */
   lmm_cnst **cnsts;          /* every constraint, creation order (the automatic mode's scan) */
