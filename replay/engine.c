@@ -147,6 +147,7 @@ struct eng {
   eng_act **new_sleeps; /* sg_ties: sleeps started since the last solve, queued by it */
   size_t n_new_sleeps, new_sleeps_cap;
   evq heap;        /* running actions by completion date (but the groups') */
+  evq_store runs;  /* the runs of heap and of the groups' heaps */
   egroup *grp;     /* one per level index of the solver (lmm_level_count) */
   int ngrp;        /* their number */
   int *lh;         /* the levels that have a due, a binary heap by (due, due_tie) */
@@ -201,7 +202,7 @@ static void groups_sync(eng *e) {
   e->grp = x_realloc(e->grp, (size_t)n * sizeof *e->grp);
   for (int k = e->ngrp; k < n; k++) {
     e->grp[k] = (egroup){.phi_t = e->now};
-    evq_init(&e->grp[k].heap);
+    evq_init(&e->grp[k].heap, &e->runs);
   }
   e->ngrp = n;
 }
@@ -234,7 +235,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->riders = c->riders && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
-  evq_init(&e->heap);
+  evq_store_init(&e->runs);
+  evq_init(&e->heap, &e->runs);
   groups_sync(e);
   int nl = plat_link_count(p);
   e->links = x_calloc((size_t)nl, sizeof *e->links);
@@ -283,6 +285,7 @@ void eng_free(eng *e) {
   free(e->routes);
   plat_route_free(&e->scratch);
   evq_free(&e->heap);
+  evq_store_free(&e->runs);
   lmm_free(e->sys);
   free(e->links);
   free(e->cpus);

@@ -26,15 +26,21 @@ typedef struct evq_slot {
   void *item; /* NULL: removed */
 } evq_slot;
 
+/* 64 bytes: with all dates distinct (a desynchronised replay's flows) there is one run per
+ * item, so a run holds its first slot itself. */
 struct evq_run {
-  uint64_t key;    /* its date as an integer of the same order */
-  uint64_t tie;    /* tie of its first live slot */
-  double date;
-  evq_slot *v;     /* its slots */
-  size_t head, n, cap, live; /* first live slot, slots used, allocated, live */
-  size_t heap_idx; /* position in the heap, SIZE_MAX when empty */
-  evq_run *next;   /* spare list */
+  double date;       /* its date (of its first push: -0 and +0 share a run) */
+  union {
+    uint64_t tie;    /* in the heap: tie of its first live slot */
+    evq_run *next;   /* spare: the next spare run */
+  };
+  evq_slot *v;       /* its slots: &one while it has room for one only (cap 1) */
+  uint32_t head, n, cap, live; /* first live slot, slots used, allocated, live */
+  uint32_t heap_idx; /* position in the heap, EVQ_OUT when in none */
+  evq_slot one;      /* the slot of a run of one */
 };
+#define EVQ_OUT UINT32_MAX
+
 /* ---- */
 
 /* Where an item is: embedded in the item; run is NULL when it is in no queue. */
@@ -45,18 +51,30 @@ typedef struct evq_pos {
 
 #define EVQ_CACHE 64 /* runs remembered by date for appending (a power of two) */
 
+/* Where runs come from and go back to: the queues of one engine share one (its levels' queues
+ * and the main one), so that the runs one queue no longer needs serve the others. */
+typedef struct evq_store {
+  evq_run *spare;            /* empty runs (their arrays kept), for reuse */
+  size_t nbig;               /* spare runs keeping an array of more than KEEP_SLOTS (evq.c) */
+  evq_run **chunks;          /* the runs, allocated EVQ_CHUNK at a time (evq.c) */
+  size_t nchunks, chunks_cap, chunk_used; /* (runs used in the last chunk) */
+} evq_store;
+
 typedef struct evq {
   evq_run **heap;            /* the runs holding items, binary heap by (date, first tie) */
   size_t nruns, heap_cap;
   size_t n;                  /* items in the queue */
-  evq_run *spare;            /* empty runs (their arrays kept), for reuse */
-  size_t nbig;               /* spare runs keeping an array of more than KEEP_SLOTS (evq.c) */
-  evq_run **all;             /* every run allocated, freed by evq_free */
-  size_t nall, all_cap;
+  evq_store *store;          /* its runs' */
+  int own_store;             /* store is its own (evq_init without one) */
   evq_run *cache[EVQ_CACHE]; /* by a hash of the date: the last run started at it */
 } evq;
 
-void evq_init(evq *q);
+void evq_store_init(evq_store *st);
+/* Frees every run of st (after the queues using it). */
+void evq_store_free(evq_store *st);
+/* An empty queue taking its runs from st (NULL: a store of its own). */
+void evq_init(evq *q, evq_store *st);
+/* Frees q; its runs go back to its store. */
 void evq_free(evq *q);
 
 /* Adds item (not in the queue) at (date, tie); p is its handle. */
@@ -87,25 +105,20 @@ static inline int evq_top_key(const evq *q, double *date, uint64_t *tie) {
 static inline int evq_queued(const evq_pos *p) { return p->run != NULL; }
 
 /* ---- private: the inline fast path of evq_push ---- */
-/* An unsigned integer ordered as the (non-NaN) double d: the bits of a positive double
- * grow with it, negatives are reversed below them; -0 counts as +0 (d + 0.0). */
-static inline uint64_t evq_date_key(double d) {
+
+/* The cache slot of date d (-0 and +0 share one: they share a run). */
+static inline size_t evq_cache_slot(double d) {
   uint64_t b;
   d += 0.0;
   memcpy(&b, &d, sizeof b);
-  return b >> 63 ? ~b : b | (uint64_t)1 << 63;
-}
-
-static inline size_t evq_cache_slot(uint64_t key) {
-  return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 58) & (EVQ_CACHE - 1);
+  return (size_t)((b * 0x9E3779B97F4A7C15ull) >> 58) & (EVQ_CACHE - 1);
 }
 
 /* Appending to the cached run of the same date, after its last slot, with room left, is
  * done here (the common case of same-date bursts); anything else by evq_push_slow. */
 static inline void evq_push(evq *q, evq_pos *p, double date, uint64_t tie, void *item) {
-  uint64_t key = evq_date_key(date);
-  evq_run *r = q->cache[evq_cache_slot(key)];
-  if (r && r->heap_idx != SIZE_MAX && r->key == key && r->v[r->n - 1].tie < tie && r->n < r->cap) {
+  evq_run *r = q->cache[evq_cache_slot(date)];
+  if (r && r->heap_idx != EVQ_OUT && r->date == date && r->v[r->n - 1].tie < tie && r->n < r->cap) {
     r->v[r->n] = (evq_slot){tie, item};
     p->run = r;
     p->idx = r->n++;

@@ -4,7 +4,8 @@
  * built: the tests drive it with random pushes, removals and pops (few distinct dates,
  * so that runs form, ties in and out of order, -0 and +0, infinities) and compare each
  * top, and its (date, tie) as evq_top_key gives them, with a brute-force minimum over the
- * live items. */
+ * live items. Queues sharing one store of runs (the engine's) must stay apart: the same
+ * random operations on three queues, and a run one queue gave back reused by another. */
 #include "check_main.h"
 #include <math.h>
 #include <stdint.h>
@@ -24,18 +25,19 @@ static int before(const item *a, const item *b) {
   return a->date < b->date || (a->date == b->date && a->tie < b->tie);
 }
 
-/* The live item first in (date, tie) order, or NULL. */
-static item *brute_min(item *v, int n) {
+/* The live item first in (date, tie) order among those of queue qi (item i is in queue
+ * i % nq), or NULL. */
+static item *brute_min_of(item *v, int n, int qi, int nq) {
   item *m = NULL;
-  for (int i = 0; i < n; i++)
+  for (int i = qi; i < n; i += nq)
     if (v[i].live && (!m || before(&v[i], m)))
       m = &v[i];
   return m;
 }
 
-static void check_top(const evq *q, item *v, int n) {
+static void check_top_of(const evq *q, item *v, int n, int qi, int nq) {
   double d = -1;
-  item *top = evq_top(q, &d), *want = brute_min(v, n);
+  item *top = evq_top(q, &d), *want = brute_min_of(v, n, qi, nq);
   ck_assert_ptr_eq(top, want);
   double kd = -1;
   uint64_t kt = 0;
@@ -50,57 +52,93 @@ static void check_top(const evq *q, item *v, int n) {
 static const double dates[] = {0.0, -0.0, 1.0, 1.5, 2.0, 1e-300, INFINITY, 3.25, -2.0, 7.0};
 
 /* mode 0: ties in increasing order (runs form); 1: decreasing (one run per item);
- * 2: random. */
-static void random_ops(unsigned seed, int mode) {
-  enum { N = 400 };
+ * 2: random. Item i goes to queue i % nq; nq > 1 queues share one store. */
+static void random_ops(unsigned seed, int mode, int nq) {
+  enum { N = 400, NQ = 3 };
   static item v[N];
   memset(v, 0, sizeof v);
-  evq q;
-  evq_init(&q);
+  evq q[NQ];
+  evq_store st;
+  evq_store_init(&st);
+  for (int k = 0; k < nq; k++)
+    evq_init(&q[k], nq > 1 ? &st : NULL);
   srand(seed);
   uint64_t next_tie = mode == 1 ? UINT64_MAX / 2 : 1;
-  int live = 0;
+  int live[NQ] = {0};
   for (int step = 0; step < 20000; step++) {
-    int i = rand() % N, op = rand() % 8;
+    int i = rand() % N, op = rand() % 8, k = i % nq;
     if (op < 4 && !v[i].live) { /* push */
       v[i].date = dates[rand() % (sizeof dates / sizeof *dates)];
       v[i].tie = mode == 0 ? next_tie++ : mode == 1 ? next_tie-- : ((uint64_t)rand() << 20) ^ (uint64_t)step;
       v[i].live = 1;
-      live++;
-      evq_push(&q, &v[i].pos, v[i].date, v[i].tie, &v[i]);
+      live[k]++;
+      evq_push(&q[k], &v[i].pos, v[i].date, v[i].tie, &v[i]);
     } else if (op < 6 && v[i].live) { /* remove anywhere */
-      evq_remove(&q, &v[i].pos);
+      evq_remove(&q[k], &v[i].pos);
       ck_assert(!evq_queued(&v[i].pos));
       v[i].live = 0;
-      live--;
+      live[k]--;
     } else if (op == 6) { /* pop the top */
       double d;
-      item *t = evq_top(&q, &d);
+      item *t = evq_top(&q[k], &d);
       if (t) {
-        evq_remove(&q, &t->pos);
+        evq_remove(&q[k], &t->pos);
         t->live = 0;
-        live--;
+        live[k]--;
       }
     }
-    ck_assert_uint_eq(q.n, (size_t)live);
-    check_top(&q, v, N);
+    ck_assert_uint_eq(q[k].n, (size_t)live[k]);
+    check_top_of(&q[k], v, N, k, nq);
   }
-  for (item *t; (t = brute_min(v, N)); t->live = 0) { /* drain in order */
-    check_top(&q, v, N);
-    evq_remove(&q, &t->pos);
+  for (int k = 0; k < nq; k++) {
+    for (item *t; (t = brute_min_of(v, N, k, nq)); t->live = 0) { /* drain in order */
+      check_top_of(&q[k], v, N, k, nq);
+      evq_remove(&q[k], &t->pos);
+    }
+    double d;
+    ck_assert_ptr_null(evq_top(&q[k], &d));
+    evq_free(&q[k]);
   }
-  double d;
-  ck_assert_ptr_null(evq_top(&q, &d));
-  evq_free(&q);
+  evq_store_free(&st);
 }
 
-START_TEST(increasing_ties) { random_ops(1 + (unsigned)_i, 0); }
+START_TEST(increasing_ties) { random_ops(1 + (unsigned)_i, 0, 1); }
 END_TEST
 
-START_TEST(decreasing_ties) { random_ops(11 + (unsigned)_i, 1); }
+START_TEST(decreasing_ties) { random_ops(11 + (unsigned)_i, 1, 1); }
 END_TEST
 
-START_TEST(random_ties) { random_ops(21 + (unsigned)_i, 2); }
+START_TEST(random_ties) { random_ops(21 + (unsigned)_i, 2, 1); }
+END_TEST
+
+START_TEST(shared_store_random) { random_ops(31 + (unsigned)_i, _i % 3, 3); }
+END_TEST
+
+START_TEST(shared_store_reuse) {
+  /* a's run of date 1 goes back to the store and b takes it; a's next push at date 1,
+   * after that run's last tie, must start a run of a's own, not land in b's. */
+  evq_store st;
+  evq_store_init(&st);
+  evq a, b;
+  evq_init(&a, &st);
+  evq_init(&b, &st);
+  item x = {.date = 1.0, .tie = 1}, y = {.date = 1.0, .tie = 2}, z = {.date = 1.0, .tie = 3};
+  evq_push(&a, &x.pos, 1.0, 1, &x);
+  evq_remove(&a, &x.pos);
+  evq_push(&b, &y.pos, 1.0, 2, &y);
+  evq_push(&a, &z.pos, 1.0, 3, &z);
+  double d;
+  ck_assert_ptr_eq(evq_top(&a, &d), &z);
+  ck_assert_ptr_eq(evq_top(&b, &d), &y);
+  ck_assert_uint_eq(a.n, 1);
+  ck_assert_uint_eq(b.n, 1);
+  evq_remove(&b, &y.pos);
+  ck_assert_ptr_eq(evq_top(&a, &d), &z);
+  ck_assert_ptr_null(evq_top(&b, &d));
+  evq_free(&a);
+  evq_free(&b);
+  evq_store_free(&st);
+}
 END_TEST
 
 START_TEST(one_date_runs) {
@@ -109,7 +147,7 @@ START_TEST(one_date_runs) {
   enum { N = 1000 };
   static item v[N];
   evq q;
-  evq_init(&q);
+  evq_init(&q, NULL);
   for (int i = 0; i < N; i++) {
     v[i] = (item){.date = 5.0, .tie = (uint64_t)i, .live = 1};
     evq_push(&q, &v[i].pos, 5.0, v[i].tie, &v[i]);
@@ -135,6 +173,8 @@ static Suite *evq_suite(void) {
   tcase_add_loop_test(tc, decreasing_ties, 0, 3);
   tcase_add_loop_test(tc, random_ties, 0, 3);
   tcase_add_test(tc, one_date_runs);
+  tcase_add_loop_test(tc, shared_store_random, 0, 3);
+  tcase_add_test(tc, shared_store_reuse);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(su, tc);
   return su;
