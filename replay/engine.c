@@ -76,12 +76,22 @@ struct eng_act {
   evq_pos pos;        /* where it is in its heap (evq_queued: in one) */
   lmm_var *var;       /* NULL for sleeps, contention-free flows and twins; a rider: its
                          carrier's (whose action owns it, see "Riders") */
-  eng_act *twin;      /* a flow: its first twin; a twin: the next one (see "Twins") */
+  struct eng_twin *twin; /* a flow: its twins, newest first (see "Twins") */
   eng_act *rnext;     /* a carrier: its first rider; a rider: the next one (see "Riders") */
   struct route_entry *route; /* a flow with a variable of its own: its route */
   eng_done_fn done;
   void *ctx;
 };
+
+/* A twin until its first one ends (see "Twins"): what its end needs, 32 bytes where an
+ * action takes 128 (with k ranks a host most of an alltoall's messages are twins). */
+typedef struct eng_twin {
+  eng_done_fn done;
+  void *ctx;
+  uint64_t seq;          /* its creation number, as an action's: its place among equal dates */
+  struct eng_twin *next; /* the first one's next twin; spare: the next spare */
+} eng_twin;
+#define TWIN_CHUNK 256 /* twins per allocated block */
 
 static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->what == K_LATENCY; }
 
@@ -157,6 +167,9 @@ struct eng {
   size_t ntouched, touched_cap;
   int pending;
   eng_act *spare;  /* recycled actions, linked through their ctx field */
+  eng_twin *twin_spare; /* recycled twins */
+  eng_twin **twin_chunks; /* every block of twins allocated */
+  size_t ntwin_chunks, twin_chunks_cap;
   eng_act **chunks; /* every block of actions allocated, freed by eng_free */
   size_t nchunks, chunks_cap; /* their count and capacity */
   route_cell *routes; /* open-addressing cache of routes by host pair */
@@ -271,6 +284,9 @@ void eng_free(eng *e) {
   for (size_t i = 0; i < e->nchunks; i++)
     free(e->chunks[i]); /* every action, running or recycled */
   free(e->chunks);
+  for (size_t i = 0; i < e->ntwin_chunks; i++)
+    free(e->twin_chunks[i]);
+  free(e->twin_chunks);
   free(e->new_sleeps);
   free(e->ended);
   for (int k = 0; k < e->ngrp; k++)
@@ -325,16 +341,42 @@ static void act_chunk(eng *e) {
   }
 }
 
-/* A new action; what as in eng_act. */
-static inline eng_act *act_new(eng *e, int what, eng_done_fn done, void *ctx) {
+/* A new action; what as in eng_act; its creation number seq. */
+static inline eng_act *act_make(eng *e, int what, eng_done_fn done, void *ctx, uint64_t seq) {
   if (!e->spare)
     act_chunk(e);
   eng_act *a = e->spare;
   e->spare = a->ctx;
-  *a = (eng_act){.what = what, .grp = -1, .factor = 1.0,
-                 .last_update = e->now, .seq = e->seq++, .done = done, .ctx = ctx};
-  e->pending++;
+  *a = (eng_act){.what = what, .grp = -1, .factor = 1.0, .last_update = e->now, .seq = seq, .done = done, .ctx = ctx};
   return a;
+}
+
+/* A new pending action, numbered next. */
+static inline eng_act *act_new(eng *e, int what, eng_done_fn done, void *ctx) {
+  e->pending++;
+  return act_make(e, what, done, ctx, e->seq++);
+}
+
+__attribute__((noinline)) /* the cold path, out of twin_new */
+static void twin_chunk(eng *e) {
+  eng_twin *chunk = x_malloc(TWIN_CHUNK * sizeof *chunk);
+  x_grow(&e->twin_chunks, &e->twin_chunks_cap, e->ntwin_chunks + 1, sizeof *e->twin_chunks);
+  e->twin_chunks[e->ntwin_chunks++] = chunk;
+  for (size_t i = TWIN_CHUNK; i-- > 0;) {
+    chunk[i].next = e->twin_spare;
+    e->twin_spare = &chunk[i];
+  }
+}
+
+/* A new pending twin, numbered next as an action would be. */
+static eng_twin *twin_new(eng *e, eng_done_fn done, void *ctx) {
+  if (!e->twin_spare)
+    twin_chunk(e);
+  eng_twin *t = e->twin_spare;
+  e->twin_spare = t->next;
+  *t = (eng_twin){.done = done, .ctx = ctx, .seq = e->seq++};
+  e->pending++;
+  return t;
 }
 
 /* ====== routes (cached per host pair) ====== */
@@ -461,35 +503,34 @@ static inline void route_expand(eng *e, const route_entry *r, lmm_var *v, double
  * (a change of the system changes them all alike) until they end, together. The first one's
  * variable then carries the others, its twins: each link's coefficient counts them all
  * (so every other flow's share is the one separate variables give, to rounding), and a twin
- * has no variable, element or event of its own. When the first one ends, each twin is
- * queued at that date under its own creation number, so that they end in the order separate
- * flows would (equal dates: creation order). k ranks a host exchanging with another host's
+ * has no variable, element, event or action of its own (an eng_twin: what its end needs).
+ * When the first one ends, each twin becomes an action queued at that date under its own
+ * creation number, so that they end in the order separate flows would (equal dates:
+ * creation order). k ranks a host exchanging with another host's
  * k ranks (an alltoall, a halo) start k^2 such flows at once: one variable. Off with
  * tir/twin-flows:no, and in the modes where a tie's order is not creation order
  * (tir/simgrid-marking, tir/simgrid-compat, tir/lifo-ties). */
-static eng_act *twin_start(eng *e, route_entry *r, const net_flow *f, double payload, eng_done_fn done, void *ctx) {
+static int twin_start(eng *e, route_entry *r, const net_flow *f, double payload, eng_done_fn done, void *ctx) {
   eng_act *l = r->lead;
   if (!e->twins || !l || r->lead_step != e->steps || l->seq != r->lead_seq || !l->var ||
       !same_bits(l->remains, payload))
-    return NULL; /* (l->seq: the action numbered lead_seq, not a recycled one) */
+    return 0; /* (l->seq: the action numbered lead_seq, not a recycled one) */
   route_expand(e, r, l->var, 1.0, f->back_coeff);
-  eng_act *a = act_new(e, K_FLOW, done, ctx);
-  a->remains = payload;
-  a->factor = f->factor;
-  a->twin = l->twin;
-  l->twin = a;
+  eng_twin *t = twin_new(e, done, ctx);
+  t->next = l->twin;
+  l->twin = t;
   e->n_twins++;
-  return a;
+  return 1;
 }
 
 /* Flow a, which carried twins, ends (see "Twins"): they end at its date (that of the event,
  * which may lie within surf/precision after the step's), each in its creation-order place. */
 static void twins_due(eng *e, eng_act *a) {
-  for (eng_act *t = a->twin, *next; t; t = next) {
-    next = t->twin;
-    t->twin = NULL;
-    t->remains = 0;
-    heap_update(e, &e->heap, t, e->ev_date);
+  for (eng_twin *t = a->twin, *next; t; t = next) {
+    next = t->next;
+    heap_update(e, &e->heap, act_make(e, K_FLOW, t->done, t->ctx, t->seq), e->ev_date);
+    t->next = e->twin_spare;
+    e->twin_spare = t;
   }
   a->twin = NULL;
 }
@@ -510,7 +551,7 @@ static void twins_due(eng *e, eng_act *a) {
 /* a's share (itself and its twins) of the coefficients of v on its route, times sign. */
 static void rider_share(eng *e, const eng_act *a, lmm_var *v, double sign) {
   double share = 1.0;
-  for (const eng_act *t = a->twin; t; t = t->twin)
+  for (const eng_twin *t = a->twin; t; t = t->next)
     share += 1.0;
   route_expand(e, a->route, v, sign * share, e->back_coeff);
 }
@@ -559,25 +600,24 @@ static void rider_leave(eng *e, eng_act *a) {
   a->rnext = NULL;
 }
 
-eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
-                        char *err, size_t errlen) {
+int eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx, char *err,
+                   size_t errlen) {
   route_cell *cell = get_route(e, src, dst, err, errlen);
   if (!cell)
-    return NULL;
+    return -1;
   route_entry *r = cell->r;
   const net_flow *f = flow_params(e, &r->path, payload);
   e->back_coeff = f->back_coeff;
-  eng_act *a = f->shared ? twin_start(e, r, f, payload, done, ctx) : NULL;
-  if (a)
-    return a;
-  a = act_new(e, K_FLOW, done, ctx);
+  if (f->shared && twin_start(e, r, f, payload, done, ctx))
+    return 0;
+  eng_act *a = act_new(e, K_FLOW, done, ctx);
   a->remains = payload;
   a->factor = f->factor;
   if (!f->shared) { /* contention-free: latency, then the bound's rate */
     a->rate = f->bound > 0 ? f->bound * f->factor : INFINITY;
     heap_update(e, &e->heap, a, e->now + f->latency + (isinf(a->rate) ? 0 : payload / a->rate));
     a->remains = 0;
-    return a;
+    return 0;
   }
   int lat = f->latency > 0;
   a->var = lmm_var_new(e->sys, a, lat ? 0.0 : f->penalty, f->bound);
@@ -595,7 +635,7 @@ eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn do
   r->lead = a;
   r->lead_seq = a->seq;
   r->lead_step = e->steps;
-  return a;
+  return 0;
 }
 
 eng_act *eng_exec_start(eng *e, int host, double flops, eng_done_fn done, void *ctx) {

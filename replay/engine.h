@@ -34,10 +34,10 @@ double eng_now(const eng *e);
 /* The simulated clock itself, read in place by hot paths (valid while e lives). */
 const double *eng_clock(const eng *e);
 
-/* Starts a flow of payload bytes from host src to host dst. Returns NULL with a
- * message in err when the platform has no route between them. */
-eng_act *eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx,
-                        char *err, size_t errlen);
+/* Starts a flow of payload bytes from host src to host dst: 0, or -1 with a message in
+ * err when the platform has no route between them. */
+int eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, void *ctx, char *err,
+                   size_t errlen);
 /* Starts an execution of flops on host (one core; bound: the host's speed). */
 eng_act *eng_exec_start(eng *e, int host, double flops, eng_done_fn done, void *ctx);
 /* The same with the execution's rate bounded (MPI_Iprobe's partial CPU usage). */

@@ -368,8 +368,8 @@ static void start_transfer(p2p_world *w, p2p_req *s, p2p_req *r) {
   r->refs++;
   w->messages++;
   char err[256];
-  if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16,
-                      transfer_done, t, err, sizeof err)) {
+  if (eng_flow_start(w->e, w->host_of[s->src], w->host_of[r->dst], (double)s->bytes + 16, transfer_done, t,
+                     err, sizeof err) < 0) {
     w->error(w->ctx, 1, err);
     s->next = NULL;
     s->refs--;
@@ -415,8 +415,8 @@ static void start_eager(p2p_world *w, p2p_req *s) {
   s->refs++; /* the transfer's */
   w->messages++;
   char err[256];
-  if (!eng_flow_start(w->e, w->host_of[s->src], w->host_of[s->dst], (double)s->bytes + 16, eager_done, t, err,
-                      sizeof err)) {
+  if (eng_flow_start(w->e, w->host_of[s->src], w->host_of[s->dst], (double)s->bytes + 16, eager_done, t, err,
+                     sizeof err) < 0) {
     w->error(w->ctx, 1, err);
     s->refs--;
   }

@@ -225,7 +225,7 @@ static int transfer(rma_op *op, int from, int to, int64_t bytes) {
   rma_world *rw = op->rw;
   char err[256];
   if (eng_flow_start(rw->e, rw->host_of[from], rw->host_of[to], (double)bytes + RMA_ENVELOPE, leg_done, op, err,
-                     sizeof err))
+                     sizeof err) == 0)
     return 0;
   rw->error(rw->ctx, 1, err);
   return -1;
