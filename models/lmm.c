@@ -1243,9 +1243,23 @@ void lmm_solve(lmm_system *s) {
   end_round(s);
 }
 
+/* The variables a class solve lists (those it moved) lie anywhere in memory: the caller
+ * reads each and its owner, fetched ahead here (not in the other modes, whose lists are
+ * mostly in cache: +0.5 % instructions on the stencils for nothing). */
+#define OUT_AHEAD 8
+static inline void out_prefetch(const lmm_system *s, size_t i) {
+  if (i + OUT_AHEAD < s->n_out && s->out[i + OUT_AHEAD])
+    __builtin_prefetch(s->out[i + OUT_AHEAD]);
+  if (i + OUT_AHEAD / 2 < s->n_out && s->out[i + OUT_AHEAD / 2])
+    __builtin_prefetch(s->out[i + OUT_AHEAD / 2]->owner);
+}
+
 lmm_var *lmm_next_modified(lmm_system *s) {
   while (s->out_pos < s->n_out) {
-    lmm_var *v = s->out[s->out_pos++];
+    size_t i = s->out_pos++;
+    if (s->cls_on)
+      out_prefetch(s, i);
+    lmm_var *v = s->out[i];
     if (v && !v->bun) {
       v->out_slot = SLOT_NONE;
       return v;
