@@ -3,10 +3,11 @@
  * Invariants: a run is in the heap iff it holds a live item (live > 0); its slots
  * [head, n) are sorted by strictly increasing tie (holes: item NULL), slot head is
  * live, and tie is that slot's tie; every slot of a run has the run's date. Runs are
- * ordered by (date, tie), so the heap's top run's head is the first item. Costs: push O(1) when it appends to a run,
- * else O(log runs); removing an item O(1), plus O(log runs) when it was its run's head
- * or last item. Memory: a run is 64 bytes (its first slot in place) carved from chunks of
- * EVQ_CHUNK, plus 8 in the heap; a run that grows moves its slots to an array of its own. */
+ * ordered by (date, tie), so the heap's top run's head is the first item. Costs: push
+ * O(1) when it appends to a run, else O(log runs); removing an item O(1), plus O(log runs)
+ * when it was its run's head or last item. Memory: a run is 64 bytes (its first slot in
+ * place) carved from chunks of EVQ_CHUNK, plus 8 in the heap; a run that grows moves its
+ * slots to an array of its own. */
 #include "evq.h"
 
 #include "xalloc.h"
@@ -18,6 +19,8 @@
 #define KEEP_BIG 4 /* and up to KEEP_BIG spare runs keep one of up to KEEP_BIG_SLOTS (a */
 #define KEEP_BIG_SLOTS 4096 /* burst of same-date items recurs: no regrowing it each time) */
 #define EVQ_CHUNK 256 /* runs per allocated chunk */
+
+_Static_assert(sizeof(evq_run) == 64, "a run is one cache line (evq.h)");
 
 void evq_store_init(evq_store *st) { memset(st, 0, sizeof *st); }
 

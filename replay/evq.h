@@ -64,7 +64,7 @@ typedef struct evq {
   evq_run **heap;            /* the runs holding items, binary heap by (date, first tie) */
   size_t nruns, heap_cap;
   size_t n;                  /* items in the queue */
-  evq_store *store;          /* its runs' */
+  evq_store *store;          /* where its runs come from and go back to */
   int own_store;             /* store is its own (evq_init without one) */
   evq_run *cache[EVQ_CACHE]; /* by a hash of the date: the last run started at it */
 } evq;
