@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "xalloc.h"
 
 /* The helpers below are defined here for every solver file; each file uses some (static,
@@ -57,64 +58,6 @@ static inline double ksum_val(const lmm_ksum *k) { return k->s + k->c; }
     if ((need) > (cap))                                                                  \
       x_grow(&(arr), &(cap), (need), sizeof *(arr));                                     \
   } while (0)
-
-/* ======================================================================
- * Pools: fixed-size objects carved from chunks, recycled through a free list.
- * ====================================================================== */
-
-#define POOL_CHUNK 256 /* objects per chunk */
-
-typedef struct pool {
-  size_t size;     /* object size, rounded up to a multiple of sizeof(void *) */
-  void *free_list; /* recycled objects, linked through their first word */
-  void **chunks;   /* every chunk allocated, freed by pool_destroy */
-  size_t nchunks;  /* chunks in use */
-  size_t cap;      /* capacity of chunks */
-} pool;
-
-LMM_HELPER void pool_init(pool *p, size_t size) {
-  memset(p, 0, sizeof *p);
-  p->size = (size + sizeof(void *) - 1) / sizeof(void *) * sizeof(void *);
-}
-
-LMM_HELPER void pool_add_chunk(pool *p) {
-  char *chunk = x_malloc(p->size * POOL_CHUNK);
-  x_grow(&p->chunks, &p->cap, p->nchunks + 1, sizeof *p->chunks);
-  p->chunks[p->nchunks++] = chunk;
-  for (size_t i = POOL_CHUNK; i-- > 0;) {
-    void **obj = (void **)(chunk + i * p->size);
-    *obj = p->free_list;
-    p->free_list = obj;
-  }
-}
-
-/* An object with unspecified contents; never NULL. Inline: one per flow, in a few places. */
-LMM_HELPER inline __attribute__((always_inline)) void *pool_take(pool *p) {
-  if (!p->free_list)
-    pool_add_chunk(p);
-  void **obj = p->free_list;
-  p->free_list = *obj;
-  return obj;
-}
-
-/* A zeroed object; never NULL. */
-LMM_HELPER void *pool_get(pool *p) {
-  void *obj = pool_take(p);
-  memset(obj, 0, p->size);
-  return obj;
-}
-
-LMM_HELPER void pool_put(pool *p, void *obj) {
-  *(void **)obj = p->free_list;
-  p->free_list = obj;
-}
-
-LMM_HELPER void pool_destroy(pool *p) {
-  for (size_t i = 0; i < p->nchunks; i++)
-    free(p->chunks[i]);
-  free(p->chunks);
-  memset(p, 0, sizeof *p);
-}
 
 /* ======================================================================
  * Objects

@@ -48,6 +48,7 @@
 
 #include "evq.h"
 #include "lmm.h"
+#include "pool.h"
 #include "xalloc.h"
 
 #include <math.h>
@@ -58,7 +59,6 @@
 /* What an action is, in one field (what, below: no padding before the doubles): an
  * execution's host (>= 0), or one of these. */
 enum { K_FLOW = -1, K_LATENCY = -2, K_SLEEP = -3 };
-#define ACT_CHUNK 256 /* actions per allocated block */
 
 struct eng_act {
   int32_t what;       /* an execution: its host; a flow: K_LATENCY while it pays its latency,
@@ -89,9 +89,8 @@ typedef struct eng_twin {
   eng_done_fn done;
   void *ctx;
   uint64_t seq;          /* its creation number, as an action's: its place among equal dates */
-  struct eng_twin *next; /* the first one's next twin; spare: the next spare */
+  struct eng_twin *next; /* the first one's next twin */
 } eng_twin;
-#define TWIN_CHUNK 256 /* twins per allocated block */
 
 static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->what == K_LATENCY; }
 
@@ -166,12 +165,8 @@ struct eng {
   int *touched;    /* levels an action entered or left in this reschedule */
   size_t ntouched, touched_cap;
   int pending;
-  eng_act *spare;  /* recycled actions, linked through their ctx field */
-  eng_twin *twin_spare; /* recycled twins */
-  eng_twin **twin_chunks; /* every block of twins allocated */
-  size_t ntwin_chunks, twin_chunks_cap;
-  eng_act **chunks; /* every block of actions allocated, freed by eng_free */
-  size_t nchunks, chunks_cap; /* their count and capacity */
+  pool act_pool;   /* the actions */
+  pool twin_pool;  /* the twins (see "Twins") */
   route_cell *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
   plat_route scratch;
@@ -248,6 +243,8 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->riders = c->riders && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->memo_payload = -1;
   routes_rehash(e); /* the first table: get_route never meets an empty one */
+  pool_init(&e->act_pool, sizeof(eng_act));
+  pool_init(&e->twin_pool, sizeof(eng_twin));
   evq_store_init(&e->runs);
   evq_init(&e->heap, &e->runs);
   groups_sync(e);
@@ -281,12 +278,8 @@ void eng_free(eng *e) {
     fprintf(stderr, "eng: %llu twin flows (tir/twin-flows)\n", (unsigned long long)e->n_twins);
     fprintf(stderr, "eng: %llu riders (tir/riders)\n", (unsigned long long)e->n_riders);
   }
-  for (size_t i = 0; i < e->nchunks; i++)
-    free(e->chunks[i]); /* every action, running or recycled */
-  free(e->chunks);
-  for (size_t i = 0; i < e->ntwin_chunks; i++)
-    free(e->twin_chunks[i]);
-  free(e->twin_chunks);
+  pool_destroy(&e->act_pool); /* every action and twin, running or recycled */
+  pool_destroy(&e->twin_pool);
   free(e->new_sleeps);
   free(e->ended);
   for (int k = 0; k < e->ngrp; k++)
@@ -330,23 +323,9 @@ void eng_set_host_observer(eng *e, eng_host_fn fn, void *ctx) {
   e->host_ctx = ctx;
 }
 
-/* Puts a chunk of ACT_CHUNK actions onto the spare list. */
-static void act_chunk(eng *e) {
-  eng_act *chunk = x_malloc(ACT_CHUNK * sizeof *chunk);
-  x_grow(&e->chunks, &e->chunks_cap, e->nchunks + 1, sizeof *e->chunks);
-  e->chunks[e->nchunks++] = chunk;
-  for (size_t i = ACT_CHUNK; i-- > 0;) {
-    chunk[i].ctx = e->spare;
-    e->spare = &chunk[i];
-  }
-}
-
 /* A new action; what as in eng_act; its creation number seq. */
 static inline eng_act *act_make(eng *e, int what, eng_done_fn done, void *ctx, uint64_t seq) {
-  if (!e->spare)
-    act_chunk(e);
-  eng_act *a = e->spare;
-  e->spare = a->ctx;
+  eng_act *a = pool_take(&e->act_pool);
   *a = (eng_act){.what = what, .grp = -1, .factor = 1.0, .last_update = e->now, .seq = seq, .done = done, .ctx = ctx};
   return a;
 }
@@ -357,23 +336,9 @@ static inline eng_act *act_new(eng *e, int what, eng_done_fn done, void *ctx) {
   return act_make(e, what, done, ctx, e->seq++);
 }
 
-__attribute__((noinline)) /* the cold path, out of twin_new */
-static void twin_chunk(eng *e) {
-  eng_twin *chunk = x_malloc(TWIN_CHUNK * sizeof *chunk);
-  x_grow(&e->twin_chunks, &e->twin_chunks_cap, e->ntwin_chunks + 1, sizeof *e->twin_chunks);
-  e->twin_chunks[e->ntwin_chunks++] = chunk;
-  for (size_t i = TWIN_CHUNK; i-- > 0;) {
-    chunk[i].next = e->twin_spare;
-    e->twin_spare = &chunk[i];
-  }
-}
-
 /* A new pending twin, numbered next as an action would be. */
 static eng_twin *twin_new(eng *e, eng_done_fn done, void *ctx) {
-  if (!e->twin_spare)
-    twin_chunk(e);
-  eng_twin *t = e->twin_spare;
-  e->twin_spare = t->next;
+  eng_twin *t = pool_take(&e->twin_pool);
   *t = (eng_twin){.done = done, .ctx = ctx, .seq = e->seq++};
   e->pending++;
   return t;
@@ -529,8 +494,7 @@ static void twins_due(eng *e, eng_act *a) {
   for (eng_twin *t = a->twin, *next; t; t = next) {
     next = t->next;
     heap_update(e, &e->heap, act_make(e, K_FLOW, t->done, t->ctx, t->seq), e->ev_date);
-    t->next = e->twin_spare;
-    e->twin_spare = t;
+    pool_put(&e->twin_pool, t);
   }
   a->twin = NULL;
 }
@@ -895,8 +859,7 @@ static void finish(eng *e, eng_act *a) {
   e->pending--;
   if (a->done)
     a->done(a->ctx, a);
-  a->ctx = e->spare; /* recycled: linked through ctx */
-  e->spare = a;
+  pool_put(&e->act_pool, a);
 }
 
 /* tir/simgrid-compat: SimGrid pops every action due at the date first (a latency phase
