@@ -1,6 +1,7 @@
 /* xalloc.c - allocate memory or exit: tir's single out-of-memory policy. */
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,14 @@ static void *check(void *p) {
 }
 
 void *x_malloc(size_t n) { return check(malloc(n ? n : 1)); }
+
+void *x_malloc_lines(size_t n) {
+  size_t lines = n ? (n - 1) / X_LINE + 1 : 1; /* (aligned_alloc: a multiple of X_LINE) */
+  if (lines > SIZE_MAX / X_LINE)
+    x_oom();
+  return check(aligned_alloc(X_LINE, lines * X_LINE));
+}
+
 void *x_calloc(size_t n, size_t size) { return check(calloc(n ? n : 1, size ? size : 1)); }
 void *x_realloc(void *p, size_t n) { return check(realloc(p, n ? n : 1)); }
 char *x_strdup(const char *s) { return check(strdup(s)); }

@@ -28,6 +28,11 @@ void *x_malloc(size_t n);              /* never returns NULL */
 void *x_calloc(size_t n, size_t size); /* never returns NULL */
 void *x_realloc(void *p, size_t n);    /* never returns NULL */
 char *x_strdup(const char *s);         /* never returns NULL */
+/* n bytes starting on a cache line (X_LINE bytes), freed by free(): the chunks that pools
+ * carve objects of a line or a few from, so that an object of 64 bytes is one line, not
+ * two (malloc gives 16-byte alignment). Never returns NULL. */
+#define X_LINE 64
+void *x_malloc_lines(size_t n);
 char *x_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Grow *arr (of *cap elements of size elt) so that it holds at least need elements. */

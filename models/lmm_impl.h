@@ -87,22 +87,46 @@ struct lmm_elem {
 #define ELEM_CLASS_SIZE offsetof(lmm_elem, en_prev)
 
 struct lmm_cnst {
-  double bound;                  /* capacity C_c */
+  /* Line 0 (a constraint starts a cache line, X_LINE: pool chunks are line-aligned): what
+   * a class solve reads or writes at each visit of an edge (fix_class, lh_min, sums_add),
+   * and what the exact filling reads most. */
+  _Alignas(X_LINE)
   double remaining;              /* solver: capacity not yet given to fixed variables */
   double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
+  double eps;                    /* class solve: bound x precision (remaining's snap) */
+  size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
+  uint64_t log_solve;            /* class mode: the solve (csolve) and iteration of its last */
+  long log_it;                   /*   entry in the solve's log (see "Restarts") */
   int fatpipe;                   /* max instead of sum */
   int light;                     /* solver: index in the light table, -1 if not there
                                     (class solve: -1 out of the filling, -2 left out for
                                     now, else fatpipe != 0) */
-  size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
-  double eps;                    /* class solve: bound x precision (remaining's snap) */
+  double bound;                  /* capacity C_c */
+  /* Line 1: what a class solve reads once per constraint (restarts, saturations). */
+  uint64_t nfix_solve;           /* class mode: the solve (csolve) nfixed is of */
+  long sat_it;                   /* class mode: the iteration of that solve that saturated it */
+  uint64_t def_solve;            /* class mode: == csolve: left out from the solve's start */
+  size_t nfixed;                 /* class mode: members the last solve fixed on it (saturated) */
+  size_t deferred;               /* class mode: removals left unsolved since that solve */
   uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
+  size_t n_pos;                  /* class mode: its edges with npos > 0 */
+  double cw;                     /* class mode: sum of its edges' w (the value of cws) */
+  /* Line 2: class mode's edges on it (and the flags, which fill the line). */
+  lmm_khot *ehot;                /* class mode: the edges of the classes using it */
+  size_t nehot, ehot_cap;
+  lmm_ksum cws;                  /* that sum, running */
+  size_t ci;                     /* class mode: index in the system's used list (n_pos > 0) */
+  lmm_edge *tmp_edge;            /* class mode: the edge of the class last built on it */
+  uint8_t klass;                 /* bundles: a class constraint (SHARED, fixes or carries
+                                    many: 1; made by this pass: 2) */
+  uint8_t in_mod;                /* on the modified list */
+  uint8_t pinned;                /* FATPIPE: kept in although n_uncov == 0 */
+  uint8_t slack;                 /* SHARED: left out, never saturates (see "Slack") */
+  /* The rest. */
   size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
   size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
-  int pinned;                    /* FATPIPE: kept in although n_uncov == 0 */
   uint64_t pin_solve;            /* system n_solves when it was pinned */
-  int slack;                     /* SHARED: left out, never saturates (see "Slack") */
   double S;                      /* SHARED, slack: sum of its enabled elements' contrib */
   double S_run;                  /* SHARED: sum of a_ic t_i over the last run's fixed i */
   uint64_t in_run;               /* system n_solves of the last run it took part in */
@@ -117,7 +141,6 @@ struct lmm_cnst {
   uint64_t load_chk;             /* local check: == system lchk when load, maxlev, fill_lev are fresh */
   size_t load_n;                 /* local check: the number of terms of load */
   size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
-  int klass;                     /* bundles: a class constraint (SHARED, fixes or carries many) */
   size_t n_en;                   /* enabled elements (on the enabled list but in class mode) */
   size_t n_mem;                  /* bundles: enabled elements (a > 0) of members on it */
   uint64_t bchk;                 /* bundles: == system bchk when bload is fresh */
@@ -129,49 +152,31 @@ struct lmm_cnst {
                                     class mode, which counts them only: n_en) */
   lmm_elem *ac_head;             /* active elements, most recently activated first */
   lmm_cnst *mod_prev, *mod_next; /* modified list links */
-  int in_mod;                    /* on the modified list */
-  lmm_khot *ehot;                /* class mode: the edges of the classes using it */
-  size_t nehot, ehot_cap;
-  size_t n_pos;                  /* class mode: its edges with npos > 0 */
-  double cw;                     /* class mode: sum of its edges' w (the value of cws) */
-  lmm_ksum cws;                  /* that sum, running */
-  size_t ci;                     /* class mode: index in the system's used list (n_pos > 0) */
-  lmm_edge *tmp_edge;            /* class mode: the edge of the class last built on it */
-  size_t nfixed;                 /* class mode: members the last solve fixed on it (saturated) */
-  uint64_t nfix_solve;           /* the solve (csolve) nfixed is of */
-  size_t deferred;               /* class mode: removals left unsolved since that solve */
-  long sat_it;                   /* class mode: the iteration of that solve that saturated it */
-  uint64_t log_solve;            /* class mode: the solve (csolve) and iteration of its last */
-  long log_it;                   /*   entry in the solve's log (see "Restarts") */
-  uint64_t def_solve;            /* class mode: == csolve: left out from the solve's start */
 };
+_Static_assert(offsetof(lmm_cnst, bound) + sizeof(double) == X_LINE, "line 0 is full");
+/* An odd number of lines: the constraints' lines 0 spread over every set of the cache (a
+ * stride of 8 lines would put them all in 8 of the L1's 64 sets). */
+_Static_assert(sizeof(lmm_cnst) / X_LINE % 2 == 1 && sizeof(lmm_cnst) % X_LINE == 0,
+               "a constraint spans an odd number of lines");
 
 /* An index of a variable in one of the system's arrays, or SLOT_NONE: no array holds more
  * than the live variables, fewer than SLOT_NONE (lmm_var_new). */
 typedef uint32_t lmm_slot;
 #define SLOT_NONE UINT32_MAX
 
-/* The 64-bit fields first, the narrow ones packed after them: no padding (one per flow).
- * Class mode reads and writes only the fields before sat_next: the variables it makes once
- * the slots of those made before it are in use again stop there (VAR_CLASS_SIZE bytes, the
- * small flag set), as its elements do before en_prev. */
+/* No padding (one per flow); what class mode and the engine read most in the first 64
+ * bytes. Class mode reads and writes only the fields before sat_next: the variables it
+ * makes once the slots of those made before it are in use again stop there (VAR_CLASS_SIZE
+ * bytes, the small flag set), as its elements do before en_prev. */
 struct lmm_var {
+  /* The first 64 bytes: what class mode and the engine read of a variable (its class,
+   * slots, elements): mostly one line, or two, not three. */
   void *owner;          /* the caller's action */
   double penalty;       /* p_i; 0 = disabled */
   double bound;         /* b_i; <= 0 = unbounded (SimGrid tests bound > 0) */
-  double value;         /* x_i after the last solve that reached it */
   lmm_elem *elems;      /* elements, creation order */
-  uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
-  uint64_t listed;      /* == system round: already in the modified output */
-  lmm_var *all_prev;    /* previous live variable (creation order) */
-  lmm_var *all_next;    /* next live variable (creation order) */
-  const lmm_system *sys; /* owner system, for the value of a grouped variable */
-  uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
-  lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
-  struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
   lmm_class *cls;       /* class mode: its class (enabled), else NULL */
   lmm_slot out_slot;    /* index in the modified-output array */
-  lmm_slot fast_slot;   /* index in the system's fast array */
   lmm_slot dirty_slot;  /* local: index in the system's dirty array */
   union {               /* a bundle member (proxy set) is in no class: class mode, once on,
                            makes no bundle, and its switch empties them first */
@@ -183,6 +188,17 @@ struct lmm_var {
   uint8_t has_fp;       /* has an element on a FATPIPE constraint */
   uint8_t relist;       /* local: left a group, to be listed by the next solve */
   uint8_t small;        /* made in class mode: ends here (VAR_CLASS_SIZE bytes) */
+  lmm_slot fast_slot;   /* index in the system's fast array */
+  /* The rest of the fields of every mode. */
+  double value;         /* x_i after the last solve that reached it */
+  uint64_t rank;        /* creation stamp: the order of lmm_next_modified */
+  uint64_t listed;      /* == system round: already in the modified output */
+  lmm_var *all_prev;    /* previous live variable (creation order) */
+  lmm_var *all_next;    /* next live variable (creation order) */
+  const lmm_system *sys; /* owner system, for the value of a grouped variable */
+  uint64_t grp_gen;     /* == system grp_gen: value is grp_lv[gidx] / penalty */
+  lmm_var *proxy;       /* bundles: the proxy of v's bundle (v a member), else NULL */
+  struct lmm_bundle *bun; /* bundles: v is the proxy of this bundle */
   /* Exact and local modes only. */
   lmm_var *sat_next;    /* solver: next in the saturated-variable queue */
   uint64_t visited;     /* == system round: already walked by marking this round */
@@ -196,6 +212,7 @@ struct lmm_var {
   uint64_t lchk;        /* local: == system lchk when its bottleneck was checked */
 };
 #define VAR_CLASS_SIZE offsetof(lmm_var, sat_next)
+_Static_assert(offsetof(lmm_var, value) == 64, "class mode's fields in the first 64 bytes");
 
 /* A bundle (see "Bundles"): members sharing one level, represented in the system by a
  * proxy variable of penalty 1 whose element on each class constraint of theirs weighs

@@ -6,8 +6,8 @@
  * ordered by (date, tie), so the heap's top run's head is the first item. Costs: push
  * O(1) when it appends to a run, else O(log runs); removing an item O(1), plus O(log runs)
  * when it was its run's head or last item. Memory: a run is 64 bytes (its first slot in
- * place) carved from chunks of EVQ_CHUNK, plus 8 in the heap; a run that grows moves its
- * slots to an array of its own. */
+ * place), one cache line of a line-aligned chunk of EVQ_CHUNK, plus 8 in the heap; a run
+ * that grows moves its slots to an array of its own. */
 #include "evq.h"
 
 #include "xalloc.h"
@@ -121,7 +121,7 @@ static void heap_del(evq *q, evq_run *r) {
 static evq_run *run_alloc(evq_store *st) {
   if (st->nchunks == 0 || st->chunk_used == EVQ_CHUNK) {
     x_grow(&st->chunks, &st->chunks_cap, st->nchunks + 1, sizeof *st->chunks);
-    st->chunks[st->nchunks++] = x_malloc(EVQ_CHUNK * sizeof **st->chunks);
+    st->chunks[st->nchunks++] = x_malloc_lines(EVQ_CHUNK * sizeof **st->chunks);
     st->chunk_used = 0;
   }
   evq_run *r = &st->chunks[st->nchunks - 1][st->chunk_used++];

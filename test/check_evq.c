@@ -5,7 +5,8 @@
  * so that runs form, ties in and out of order, -0 and +0, infinities) and compare each
  * top, and its (date, tie) as evq_top_key gives them, with a brute-force minimum over the
  * live items. Queues sharing one store of runs (the engine's) must stay apart: the same
- * random operations on three queues, and a run one queue gave back reused by another. */
+ * random operations on three queues, and a run one queue gave back reused by another.
+ * Runs, and the objects of a pool (base/pool.h), start on cache lines. */
 #include "check_main.h"
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "evq.h"
+#include "pool.h"
 
 typedef struct item {
   evq_pos pos;
@@ -166,6 +168,41 @@ START_TEST(one_date_runs) {
 }
 END_TEST
 
+START_TEST(runs_on_lines) {
+  /* 1000 items of distinct dates: one run each, from the store's chunks, each run on a
+   * cache line of its own (a run is 64 bytes: one line, not two). */
+  enum { N = 1000 };
+  static item v[N];
+  evq q;
+  evq_init(&q, NULL);
+  for (int i = 0; i < N; i++) {
+    v[i] = (item){.date = (double)(N - i), .tie = (uint64_t)i, .live = 1};
+    evq_push(&q, &v[i].pos, v[i].date, v[i].tie, &v[i]);
+  }
+  ck_assert_uint_eq(q.nruns, N);
+  for (int i = 0; i < N; i++)
+    ck_assert_uint_eq((uintptr_t)v[i].pos.run % X_LINE, 0);
+  evq_free(&q);
+}
+END_TEST
+
+START_TEST(pool_on_lines) {
+  /* Objects of one line from a pool (the solver's class-mode elements): each on a line of
+   * its own, across several chunks; x_malloc_lines gives a line whatever the size asked. */
+  pool p;
+  pool_init(&p, X_LINE);
+  for (int i = 0; i < 3 * POOL_CHUNK; i++)
+    ck_assert_uint_eq((uintptr_t)pool_take(&p) % X_LINE, 0);
+  pool_destroy(&p);
+  for (size_t n = 0; n <= 3 * X_LINE; n += 13) {
+    char *b = x_malloc_lines(n);
+    ck_assert_uint_eq((uintptr_t)b % X_LINE, 0);
+    memset(b, 1, n); /* (valgrind: n bytes are usable) */
+    free(b);
+  }
+}
+END_TEST
+
 static Suite *evq_suite(void) {
   Suite *su = suite_create("evq");
   TCase *tc = tcase_create("order");
@@ -175,6 +212,8 @@ static Suite *evq_suite(void) {
   tcase_add_test(tc, one_date_runs);
   tcase_add_loop_test(tc, shared_store_random, 0, 3);
   tcase_add_test(tc, shared_store_reuse);
+  tcase_add_test(tc, runs_on_lines);
+  tcase_add_test(tc, pool_on_lines);
   tcase_set_timeout(tc, 120);
   suite_add_tcase(su, tc);
   return su;
