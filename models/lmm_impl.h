@@ -350,6 +350,10 @@ struct lmm_system {
   light *lh;                 /* class solve: the lights' heap by level (lazy: stale entries are
                                 pushed again with their level when they reach the top) */
   size_t n_lh, lh_cap;
+  light *cold;               /* class solve, after a restart: constraints in the filling whose
+                                heap entries wait (see "Cold lights" in lmm_class.c) */
+  size_t n_cold, cold_cap;
+  double cold_min;           /* the lowest of their levels at the restart */
   lmm_cnst **satc2;          /* class solve: the constraints saturated by the current iteration */
   size_t n_satc2, satc2_cap;
   lmm_cnst **defer;          /* class solve: constraints left out while the filling's level is
