@@ -699,12 +699,10 @@ static int light_alive(const lmm_system *s, lmm_cnst *c) {
 /* c's remaining is about to change in the current iteration: the first change of each
  * iteration logs the value before it (see "Restarts"). */
 static inline void clog_note(lmm_system *s, lmm_cnst *c) {
-  if (c->log_solve == s->csolve && c->log_it == s->cur_it)
+  if (c->log_stamp == s->it_stamp)
     return;
-  c->log_solve = s->csolve;
-  c->log_it = s->cur_it;
-  GROW(s->clog, s->clog_cap, s->n_clog + 1);
-  s->clog[s->n_clog++] = (lmm_clog){c, s->cur_it, c->remaining};
+  c->log_stamp = s->it_stamp;
+  s->clog[s->n_clog++] = (lmm_clog){c, s->cur_it, c->remaining}; /* (room: fix_class) */
 }
 
 /* The left-out constraints come in (defer_in): each one gets what the classes fixed so far
@@ -1079,6 +1077,7 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->cci = s->n_ccls;
   s->ccls[s->n_ccls++] = k;
   const double prec = s->precision;
+  GROW(s->clog, s->clog_cap, s->n_clog + k->nhot);
   for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
     lmm_cnst *c = h->c;
     if (h->npos == 0 || c->light < 0) /* npos > 0: c is used, initialised by this solve */
@@ -1140,6 +1139,7 @@ static int fix_bounds(lmm_system *s, double m) {
 static void fill(lmm_system *s, long it, double top) {
   for (double m; s->n_ccls < s->n_cls_live; it++) {
     s->cur_it = it;
+    s->it_stamp++;
     if ((m = lh_min(s)) < 0)
       break;
     top = m;

@@ -95,8 +95,9 @@ struct lmm_cnst {
   double usage;                  /* solver: sum (FATPIPE: max) of a_ic / p_i, unfixed i */
   double eps;                    /* class solve: bound x precision (remaining's snap) */
   size_t n_act;                  /* class solve: edges (a > 0) of classes not yet fixed */
-  uint64_t log_solve;            /* class mode: the solve (csolve) and iteration of its last */
-  long log_it;                   /*   entry in the solve's log (see "Restarts") */
+  uint64_t log_stamp;            /* class mode: == system it_stamp when the solve's log has an
+                                    entry of it for the current iteration (see "Restarts") */
+  size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   int fatpipe;                   /* max instead of sum */
   int light;                     /* solver: index in the light table, -1 if not there
                                     (class solve: -1 out of the filling, -2 left out for
@@ -123,7 +124,6 @@ struct lmm_cnst {
   uint8_t pinned;                /* FATPIPE: kept in although n_uncov == 0 */
   uint8_t slack;                 /* SHARED: left out, never saturates (see "Slack") */
   /* The rest. */
-  size_t top_count;              /* solver, FATPIPE: unfixed elements whose a/p == usage */
   size_t n_disabled;             /* elements whose variable has penalty 0 */
   size_t n_uncov;                /* FATPIPE: enabled elements (a > 0) not covered */
   uint64_t pin_solve;            /* system n_solves when it was pinned */
@@ -371,6 +371,7 @@ struct lmm_system {
   uint64_t cov_stamp;        /* class mode: the last covering stamp given (lmm_class cov) */
   uint64_t cov_base;         /* class solve: cov_stamp when the current iteration began */
   long cur_it;               /* class solve: the current iteration */
+  uint64_t it_stamp;         /* class solve: new at each iteration of each solve (log_stamp) */
   lmm_class **ccls;          /* class solve: the classes fixed, in iteration order */
   size_t n_ccls, ccls_cap;   /* its length and capacity */
   lmm_class **cq;            /* class solve: the classes fixed by the current iteration */
