@@ -877,7 +877,6 @@ static void init_lights(lmm_system *s) {
   GROW(s->lh, s->lh_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
-    c->cmark = s->csolve;
     c->light = -1;
     c->remaining = c->bound;
     c->eps = c->bound * s->precision;

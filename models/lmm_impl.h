@@ -109,7 +109,9 @@ struct lmm_cnst {
   uint64_t def_solve;            /* class mode: == csolve: left out from the solve's start */
   size_t nfixed;                 /* class mode: members the last solve fixed on it (saturated) */
   size_t deferred;               /* class mode: removals left unsolved since that solve */
-  uint64_t cmark;                /* class solve: == csolve when initialised by the solve */
+  size_t n_en;                   /* enabled elements (on the enabled list but in class mode,
+                                    which counts them only: here, next to cw, both updated
+                                    when an element comes or goes) */
   size_t n_pos;                  /* class mode: its edges with npos > 0 */
   double cw;                     /* class mode: sum of its edges' w (the value of cws) */
   /* Line 2: class mode's edges on it (and the flags, which fill the line). */
@@ -141,7 +143,6 @@ struct lmm_cnst {
   uint64_t load_chk;             /* local check: == system lchk when load, maxlev, fill_lev are fresh */
   size_t load_n;                 /* local check: the number of terms of load */
   size_t n_fix;                  /* variables whose fix_cnst it is (set_fix) */
-  size_t n_en;                   /* enabled elements (on the enabled list but in class mode) */
   size_t n_mem;                  /* bundles: enabled elements (a > 0) of members on it */
   uint64_t bchk;                 /* bundles: == system bchk when bload is fresh */
   double bload;                  /* bundles: load with every bundle at its promise */
