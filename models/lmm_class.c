@@ -1327,8 +1327,7 @@ static void restart_light(lmm_system *s, lmm_cnst *c, int hot) {
     s->lh[s->n_lh++] = x;
     return;
   }
-  GROW(s->cold, s->cold_cap, s->n_cold + 1);
-  s->cold[s->n_cold++] = x;
+  s->cold[s->n_cold++] = x; /* (room: restart_lights) */
   s->cold_min = dmin(s->cold_min, x.level);
 }
 
@@ -1340,6 +1339,7 @@ static void restart_lights(lmm_system *s, long r) {
   s->n_lh = s->n_defer = s->n_cold = 0;
   s->cold_min = INFINITY;
   GROW(s->lh, s->lh_cap, s->n_used);
+  GROW(s->cold, s->cold_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
     if (c->nfix_solve == last && c->sat_it < r)
