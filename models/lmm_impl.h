@@ -357,6 +357,8 @@ struct lmm_system {
   double cold_min;           /* the lowest of their levels at the restart */
   lmm_cnst **satc2;          /* class solve: the constraints saturated by the current iteration */
   size_t n_satc2, satc2_cap;
+  size_t *satn, satn_cap;    /* class solve: satc2[i]'s candidates' edges, its first satn[i] */
+  int it_split;              /* class solve: the current iteration split a class */
   lmm_cnst **defer;          /* class solve: constraints left out while the filling's level is
                                 below defer_at (their level at the start is above it) */
   size_t n_defer, defer_cap;
