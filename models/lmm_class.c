@@ -225,8 +225,18 @@ double lmm_cls_level(const lmm_system *s, int k) {
  * Edges and their running sums
  * ====================================================================== */
 
-/* c enters or leaves the list of constraints with an edge of npos > 0. */
+/* c may no longer be left out: the classes with an edge on it lose their partition (see
+ * "Left-out edges apart"). */
+static void apart_lose(const lmm_cnst *c) {
+  for (size_t i = 0; i < c->nehot; i++)
+    c->ehot[i].k->apart = 0;
+}
+
+/* c enters or leaves the list of constraints with an edge of npos > 0 (one ever left out
+ * may be in when it takes part again). */
 static void used_add(lmm_system *s, lmm_cnst *c) {
+  if (c->def_solve != 0)
+    apart_lose(c);
   GROW(s->used, s->used_cap, s->n_used + 1);
   c->ci = s->n_used;
   s->used[s->n_used++] = c;
@@ -258,13 +268,31 @@ static void npos_edge(lmm_system *s, lmm_edge *e, int d) {
     c->n_act += (size_t)d;
 }
 
+/* Slots a and b of k's edges trade places. */
+static void hot_swap(lmm_class *k, size_t a, size_t b) {
+  lmm_chot t = k->hot[a];
+  k->hot[a] = k->hot[b];
+  k->hot[b] = t;
+  k->hot[a].e->ki = a;
+  k->hot[b].e->ki = b;
+}
+
+/* h (its edge's) takes a slot in k's array: the end, or the end of the part not left out
+ * (see "Left-out edges apart"), whose first left-out edge goes to the end. */
+static void hot_put(lmm_class *k, lmm_chot h) {
+  GROW(k->hot, k->hot_cap, k->nhot + 1);
+  h.e->ki = k->nhot;
+  k->hot[k->nhot++] = h;
+  if (k->nin < k->nhot - 1)
+    hot_swap(k, k->nin, k->nhot - 1);
+  k->nin++;
+}
+
 /* e gets a slot at the end of its class's array and of its constraint's. */
 static void hot_add(lmm_system *s, lmm_edge *e) {
   lmm_class *k = e->k;
   lmm_cnst *c = e->c;
-  GROW(k->hot, k->hot_cap, k->nhot + 1);
-  e->ki = k->nhot;
-  k->hot[k->nhot++] = (lmm_chot){c, 0.0, 0, e};
+  hot_put(k, (lmm_chot){c, 0.0, 0, e});
   if (!c->ehot_cap) {
     GROW(s->hot_cnsts, s->hot_cnsts_cap, s->n_hot_cnsts + 1);
     s->hot_cnsts[s->n_hot_cnsts++] = c;
@@ -274,11 +302,19 @@ static void hot_add(lmm_system *s, lmm_edge *e) {
   c->ehot[c->nehot++] = (lmm_khot){k, 0, e};
 }
 
-/* e leaves its class's array (the last slot fills its place). */
+/* e leaves its class's array: the last slot of its part (see "Left-out edges apart") fills
+ * its place, and the array's last slot that one's. */
 static void kslot_del(lmm_edge *e) {
   lmm_class *k = e->k;
-  k->hot[e->ki] = k->hot[--k->nhot];
-  k->hot[e->ki].e->ki = e->ki;
+  size_t i = e->ki;
+  if (i < k->nin) {
+    k->nin--;
+    if (i != k->nin)
+      hot_swap(k, i, k->nin);
+    i = k->nin;
+  }
+  k->hot[i] = k->hot[--k->nhot];
+  k->hot[i].e->ki = i;
 }
 
 /* A new edge of class k on c, made c's tmp_edge. */
@@ -485,9 +521,7 @@ static void edge_handover(lmm_edge *e, lmm_class *k) {
   lmm_chot h = kside(e)[0];
   kslot_del(e);
   e->k = k;
-  GROW(k->hot, k->hot_cap, k->nhot + 1);
-  e->ki = k->nhot;
-  k->hot[k->nhot++] = h;
+  hot_put(k, h);
   cside(e)->k = k;
   e->c->tmp_edge = e;
 }
@@ -878,6 +912,7 @@ static void init_lights(lmm_system *s) {
   GROW(s->lh, s->lh_cap, s->n_used);
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
+    const int was_out = c->def_solve == s->csolve - 1; /* (see "Left-out edges apart") */
     c->light = -1;
     c->remaining = c->bound;
     c->eps = c->bound * s->precision;
@@ -886,8 +921,11 @@ static void init_lights(lmm_system *s) {
       fp_usage(s, c);
     else
       c->usage = c->cw;
-    if (!(c->usage > 0) || !double_positive(c->remaining, c->eps))
+    if (!(c->usage > 0) || !double_positive(c->remaining, c->eps)) {
+      if (was_out)
+        apart_lose(c);
       continue;
+    }
     c->light = c->fatpipe != 0;
     double l = lvl(c);
     if (l > s->defer_at) {
@@ -897,6 +935,8 @@ static void init_lights(lmm_system *s) {
       s->defer[s->n_defer++] = c;
       continue;
     }
+    if (was_out)
+      apart_lose(c);
     s->lh[s->n_lh++] = (light){l, c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
@@ -1092,7 +1132,21 @@ static void queue_saturated(lmm_system *s, double m) {
   s->n_cq = q;
 }
 
-/* Fixes class k at level m: takes m w off each constraint it uses that is still in the
+/* Left-out edges apart. About half of a class's edges on issue 15's mixes are on left-out
+ * constraints (a fat tree's switch links, far from saturation), which the filling skips
+ * while they are out, and a restart's sums recount (defer_recount). A class keeps those it
+ * has met in the last part of its array, hot[nin, nhot) (apart set): fix_class walks only
+ * hot[0, nin) while the left-out constraints are out, moving there the left-out edges it
+ * meets, and the restart's sums skip them when the restart leaves them out. A left-out
+ * constraint stays so at every restart until the next whole solve (restart_lights: the
+ * same set, which comes in at one iteration or not at all); the classes on a constraint
+ * that leaves the set (a whole solve that does not leave it out, or a use again after none,
+ * used_add) lose their partition (apart_lose), and a class whose partition is lost walks
+ * all its edges until its next fixing while they are out. Edges come and go in the first
+ * part (hot_put, kslot_del). Same numbers: each constraint sees one take per class, in
+ * class order, whatever the order of a class's edges.
+ *
+ * Fixes class k at level m: takes m w off each constraint it uses that is still in the
  * filling (light >= 0: light is its fatpipe flag; n_act is read only then). */
 static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   k->cov = 0; /* its covering edges: mark_covering (none when a bound fixes it) */
@@ -1105,10 +1159,24 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
   s->ccls[s->n_ccls++] = k;
   const double prec = s->precision;
   GROW(s->clog, s->clog_cap, s->n_clog + k->nhot);
-  for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++) {
+  const int apart = s->n_defer > 0; /* left-out constraints still out: theirs apart */
+  size_t n = k->nhot;
+  if (apart) {
+    if (!k->apart)
+      k->apart = 1, k->nin = k->nhot;
+    n = k->nin;
+  }
+  for (size_t j = 0; j < n;) {
+    const lmm_chot *h = &k->hot[j];
     lmm_cnst *c = h->c;
-    if (h->npos == 0 || c->light < 0) /* npos > 0: c is used, initialised by this solve */
+    if (h->npos == 0 || c->light < 0) { /* npos > 0: c is used, initialised by this solve */
+      if (apart && h->npos > 0 && c->light == DEFERRED)
+        hot_swap(k, j, --n), k->nin = n; /* (slot j again: an edge not yet seen) */
+      else
+        j++;
       continue;
+    }
+    j++;
     c->n_act--;
     if (c->light == 0) {
       clog_note(s, c);
@@ -1320,8 +1388,11 @@ static void ccls_compact(lmm_system *s) {
   s->n_unfixed = s->n_cls_live - n;
 }
 
-static void sums_add(const lmm_class *k) {
-  for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++)
+/* k's edges add to their constraints' usage and counts; with apart, not those known to be
+ * on left-out constraints (see "Left-out edges apart"). */
+static void sums_add(const lmm_class *k, int apart) {
+  size_t n = apart && k->apart ? k->nin : k->nhot;
+  for (const lmm_chot *h = k->hot, *end = h + n; h < end; h++)
     if (h->npos > 0)
       h->c->usage += h->w, h->c->n_act++;
 }
@@ -1329,15 +1400,15 @@ static void sums_add(const lmm_class *k) {
 /* The constraints' usage and count of edges of unfixed classes, from those classes: the
  * classes the last solve fixed from ccls[p] on (those gone since are holes), and the
  * ones it did not fix, if any. */
-static void restart_sums(lmm_system *s, size_t p, size_t n) {
+static void restart_sums(lmm_system *s, size_t p, size_t n, int apart) {
   for (size_t i = 0; i < s->n_used; i++)
     s->used[i]->usage = 0.0, s->used[i]->n_act = 0;
   for (size_t i = p; i < n; i++)
     if (s->ccls[i])
-      sums_add(s->ccls[i]);
+      sums_add(s->ccls[i], apart);
   for (size_t i = 0; s->n_unfixed > 0 && i < s->n_cls_live; i++)
     if (s->cls_live[i]->fixed < s->csolve - 1) /* (kept ones: csolve) */
-      sums_add(s->cls_live[i]);
+      sums_add(s->cls_live[i], apart);
 }
 
 /* c was left out from the start of the last solve, and still is at the restart. */
@@ -1399,7 +1470,7 @@ static void restart(lmm_system *s, long r) {
   size_t p = 0, n = s->n_ccls;
   for (; p < n && s->ccls[p] && s->ccls[p]->fit < r; p++) /* (a hole: fixed at r or after) */
     s->ccls[p]->fixed = s->csolve;
-  restart_sums(s, p, n);
+  restart_sums(s, p, n, r <= s->defer_it); /* (left out: recounted) */
   s->n_ccls = p;
   size_t i = s->n_clog;
   for (; i > 0 && s->clog[i - 1].it >= r; i--)

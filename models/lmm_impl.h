@@ -696,6 +696,8 @@ struct lmm_class {
   long fit;         /* iteration during which it was fixed (a bound's too) */
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
   int id;           /* level index GRP_K + id (-1: none given yet) */
+  int apart;        /* hot[nin, nhot) are on left-out constraints (see "Left-out edges apart") */
+  size_t nin;
 };
 
 /* v's value: a member's follows its proxy. */
