@@ -384,7 +384,8 @@ static void fp_lose(lmm_edge *e, double ap) {
 
 /* e's sums gain an element with a > 0 and a / p = ap: its npos (both sides; c's counts when
  * it leaves 0), its running sum and w, its FATPIPE max. */
-static inline void edge_gain(lmm_system *s, lmm_edge *e, double ap) {
+__attribute__((always_inline)) static inline void edge_gain(lmm_system *s, lmm_edge *e,
+                                                            double ap) {
   lmm_chot *h = kside(e);
   cside(e)->npos = ++h->npos;
   if (h->npos == 1)
