@@ -277,6 +277,15 @@ static void hot_swap(lmm_class *k, size_t a, size_t b) {
   k->hot[b].e->ki = b;
 }
 
+/* Slots a and b of c's edges trade places (see candidates). */
+static void ehot_swap(lmm_cnst *c, size_t a, size_t b) {
+  lmm_khot t = c->ehot[a];
+  c->ehot[a] = c->ehot[b];
+  c->ehot[b] = t;
+  c->ehot[a].e->ci = a;
+  c->ehot[b].e->ci = b;
+}
+
 /* h (its edge's) takes a slot in k's array: the end, or the end of the part not left out
  * (see "Left-out edges apart"), whose first left-out edge goes to the end. */
 static void hot_put(lmm_class *k, lmm_chot h) {
@@ -902,6 +911,30 @@ static void fp_usage(const lmm_system *s, lmm_cnst *c) {
 }
 
 /* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
+/* c becomes a light for a whole solve: on the heap, left out, or out (light -1). */
+static void init_light(lmm_system *s, lmm_cnst *c) {
+  c->light = -1;
+  c->remaining = c->bound;
+  c->eps = c->bound * s->precision;
+  c->n_act = c->n_pos;
+  if (c->fatpipe)
+    fp_usage(s, c);
+  else
+    c->usage = c->cw;
+  if (!(c->usage > 0) || !double_positive(c->remaining, c->eps))
+    return;
+  c->light = c->fatpipe != 0;
+  double l = lvl(c);
+  if (l > s->defer_at) {
+    c->light = DEFERRED;
+    c->def_solve = s->csolve;
+    GROW(s->defer, s->defer_cap, s->n_defer + 1);
+    s->defer[s->n_defer++] = c;
+    return;
+  }
+  s->lh[s->n_lh++] = (light){l, c};
+}
+
 static void init_lights(lmm_system *s) {
   s->n_lh = s->n_defer = s->n_cold = 0;
   s->cold_min = INFINITY;
@@ -914,31 +947,9 @@ static void init_lights(lmm_system *s) {
   for (size_t i = 0; i < s->n_used; i++) {
     lmm_cnst *c = s->used[i];
     const int was_out = c->def_solve == s->csolve - 1; /* (see "Left-out edges apart") */
-    c->light = -1;
-    c->remaining = c->bound;
-    c->eps = c->bound * s->precision;
-    c->n_act = c->n_pos;
-    if (c->fatpipe)
-      fp_usage(s, c);
-    else
-      c->usage = c->cw;
-    if (!(c->usage > 0) || !double_positive(c->remaining, c->eps)) {
-      if (was_out)
-        apart_lose(c);
-      continue;
-    }
-    c->light = c->fatpipe != 0;
-    double l = lvl(c);
-    if (l > s->defer_at) {
-      c->light = DEFERRED;
-      c->def_solve = s->csolve;
-      GROW(s->defer, s->defer_cap, s->n_defer + 1);
-      s->defer[s->n_defer++] = c;
-      continue;
-    }
-    if (was_out)
+    init_light(s, c);
+    if (was_out && c->light != DEFERRED)
       apart_lose(c);
-    s->lh[s->n_lh++] = (light){l, c};
   }
   for (size_t i = s->n_lh / 2; i-- > 0;)
     lh_down(s, i);
@@ -987,15 +998,6 @@ static lmm_class *split(lmm_system *s, lmm_class *k, uint64_t mark, lmm_class *i
 static void queue(lmm_system *s, lmm_class *k) {
   GROW(s->cq, s->cq_cap, s->n_cq + 1);
   s->cq[s->n_cq++] = k;
-}
-
-/* Slots a and b of c's edges trade places (see candidates). */
-static void ehot_swap(lmm_cnst *c, size_t a, size_t b) {
-  lmm_khot t = c->ehot[a];
-  c->ehot[a] = c->ehot[b];
-  c->ehot[b] = t;
-  c->ehot[a].e->ci = a;
-  c->ehot[b].e->ci = b;
 }
 
 /* Marks the candidates of the saturated constraints (satc2). A candidate is wholly covered
@@ -1171,10 +1173,12 @@ static void fix_class(lmm_system *s, lmm_class *k, double m, long it) {
     const lmm_chot *h = &k->hot[j];
     lmm_cnst *c = h->c;
     if (h->npos == 0 || c->light < 0) { /* npos > 0: c is used, initialised by this solve */
-      if (apart && h->npos > 0 && c->light == DEFERRED)
-        hot_swap(k, j, --n), k->nin = n; /* (slot j again: an edge not yet seen) */
-      else
+      if (apart && h->npos > 0 && c->light == DEFERRED) {
+        hot_swap(k, j, --n); /* (slot j again: an edge not yet seen) */
+        k->nin = n;
+      } else {
         j++;
+      }
       continue;
     }
     j++;
@@ -1471,13 +1475,14 @@ static void restart(lmm_system *s, long r) {
   size_t p = 0, n = s->n_ccls;
   for (; p < n && s->ccls[p] && s->ccls[p]->fit < r; p++) /* (a hole: fixed at r or after) */
     s->ccls[p]->fixed = s->csolve;
-  restart_sums(s, p, n, r <= s->defer_it); /* (left out: recounted) */
+  const int left_out = r <= s->defer_it; /* the left-out ones had not come in before r */
+  restart_sums(s, p, n, left_out); /* (left out: recounted) */
   s->n_ccls = p;
   size_t i = s->n_clog;
   for (; i > 0 && s->clog[i - 1].it >= r; i--)
     s->clog[i - 1].c->remaining = s->clog[i - 1].remaining;
   s->n_clog = i;
-  if (r <= s->defer_it) { /* left-out constraints: back to the takes before r */
+  if (left_out) { /* left-out constraints: back to the takes before r */
     for (i = s->n_dlog; i > 0 && s->dlog[i - 1].it >= r; i--)
       s->dlog[i - 1].c->remaining = s->dlog[i - 1].remaining;
     s->n_dlog = i;

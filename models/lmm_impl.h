@@ -697,7 +697,7 @@ struct lmm_class {
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
   int id;           /* level index GRP_K + id (-1: none given yet) */
   int apart;        /* hot[nin, nhot) are on left-out constraints (see "Left-out edges apart") */
-  size_t nin;
+  size_t nin;       /* the length of the first part (maintained even when apart is 0) */
 };
 
 /* v's value: a member's follows its proxy. */
