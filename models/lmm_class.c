@@ -1158,7 +1158,7 @@ static void queue_saturated(lmm_system *s, double m) {
  * to more (npos_edge, edge_splice), or it loses its partition: defer_replay, which gives
  * the left-out constraints the takes of the classes fixed before they come in, walks only
  * the last part of the clean ones (on the 256-rank desynchronised mix with one rank a
- * host, 30 M edges instead of 95 M: -1.1 % instructions).
+ * host, 30 M edges instead of 95 M: -1.3 % instructions).
  *
  * Fixes class k at level m: takes m w off each constraint it uses that is still in the
  * filling (light >= 0: light is its fatpipe flag; n_act is read only then). */
