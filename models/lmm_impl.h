@@ -398,6 +398,8 @@ struct lmm_system {
   long defer_it;             /* the iteration at which its left-out constraints came in */
   long bound_it;             /* its first iteration that fixed variables at their bound */
   size_t n_unfixed;          /* the live classes it did not fix */
+  struct lmm_recount *rc;    /* defer_recount_all: the unfixed edges on left-out constraints */
+  size_t rc_cap;
   lmm_clog *dlog;            /* the takes replayed on left-out constraints (it: the fixing */
   size_t n_dlog, dlog_cap;   /*   iteration of the class), in replay order */
   long dq_fit;               /* the left-out constraints hold the takes of the classes fixed
