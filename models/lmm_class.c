@@ -831,9 +831,11 @@ static void defer_recount_all(lmm_system *s) {
   GROW(s->rc, s->rc_cap, on_cls);
   for (size_t i = 0; i < s->n_cls_live; i++) {
     const lmm_class *k = s->cls_live[i];
-    for (size_t j = 0; k->fixed != s->csolve && j < k->nhot; j++)
-      if (k->hot[j].npos > 0 && k->hot[j].c->light == DEFERRED)
-        s->rc[n++] = (struct lmm_recount){k->hot[j].c, k->hot[j].e->ci, k->hot[j].w};
+    if (k->fixed == s->csolve)
+      continue;
+    for (const lmm_chot *h = k->hot, *end = h + k->nhot; h < end; h++)
+      if (h->npos > 0 && h->c->light == DEFERRED)
+        s->rc[n++] = (struct lmm_recount){h->c, h->e->ci, h->w};
   }
   if (n > 1)
     qsort(s->rc, n, sizeof *s->rc, recount_cmp);
@@ -962,7 +964,6 @@ static void fp_usage(const lmm_system *s, lmm_cnst *c) {
   }
 }
 
-/* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
 /* c becomes a light for a whole solve: on the heap, left out, or out (light -1). */
 static void init_light(lmm_system *s, lmm_cnst *c) {
   c->light = -1;
@@ -987,6 +988,7 @@ static void init_light(lmm_system *s, lmm_cnst *c) {
   s->lh[s->n_lh++] = (light){l, c};
 }
 
+/* Every used constraint becomes a light: remaining = bound, usage = its sum (FATPIPE: max). */
 static void init_lights(lmm_system *s) {
   s->n_lh = s->n_defer = s->n_cold = 0;
   s->cold_min = INFINITY;

@@ -699,7 +699,8 @@ struct lmm_class {
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
   int id;           /* level index GRP_K + id (-1: none given yet) */
   int apart;        /* hot[nin, nhot) are on left-out constraints (see "Left-out edges apart") */
-  int clean;        /* and hot[0, nin) holds none with npos > 0 (fixed since, unchanged) */
+  int clean;        /* and hot[0, nin) holds no edge with npos > 0 on a left-out one (fixed
+                       while they were out, unchanged since) */
   size_t nin;       /* the length of the first part (maintained even when apart is 0) */
 };
 
