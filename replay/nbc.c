@@ -6,6 +6,11 @@
 #include "nbc.h"
 
 static void pairs(const coll_args *a, coll_prog *p, int tag, int send_first) {
+  if (!a->rcounts && !a->scounts) { /* one size: the ranks below, then those above, as series */
+    coll_pair_series(p, 0, a->rank, 1, a->size, tag, a->sbytes, a->rbytes, send_first);
+    coll_pair_series(p, a->rank + 1, a->size - a->rank - 1, 1, a->size, tag, a->sbytes, a->rbytes, send_first);
+    return;
+  }
   for (int i = 0; i < a->size; i++) {
     if (i == a->rank)
       continue;
@@ -65,11 +70,9 @@ void nbc_generate(const coll_args *a, coll_prog *p) {
     pairs(&b, p, COLL_TAG_REDUCE_SCATTER - 1, 1);
     break;
   }
-  case COLL_ALLTOALL: /* irecvs from rank+1.., then isends to rank-1.. */
-    for (int i = (r + 1) % n; i != r; i = (i + 1) % n)
-      coll_irecv(p, i, COLL_TAG_ALLTOALL - 1, a->rbytes);
-    for (int i = (r + n - 1) % n; i != r; i = (i + n - 1) % n)
-      coll_isend(p, i, COLL_TAG_ALLTOALL - 1, a->sbytes);
+  case COLL_ALLTOALL: /* irecvs from rank+1.., then isends to rank-1.. (two series) */
+    coll_irecv_series(p, (r + 1) % n, n - 1, 1, n, COLL_TAG_ALLTOALL - 1, a->rbytes);
+    coll_isend_series(p, (r + n - 1) % n, n - 1, -1, n, COLL_TAG_ALLTOALL - 1, a->sbytes);
     break;
   case COLL_ALLTOALLV:
     for (int i = 0; i < n; i++)

@@ -89,13 +89,14 @@ static int dtsize(replay_ctx *x, int dt) {
 /* Collective runs. A collective's program (r->prog) is not copied into rops: an OP_COLL_RUN
  * rop stands for its ops from a given one on, and the rank reads them one at a time through
  * r->crop, the current one as a rop (cur_op). A program holds an op per message of the
- * call (2 (n - 1) for a basic_linear alltoall on n ranks), so a copy cost every rank 32
- * bytes a message while the call ran. An action has one program at most, which nothing
- * else writes before its run ends; a COLL_OP_RESUME generates the program again and
- * moves the run's cursor to where it goes on (resume_coll). */
+ * call, or one per series of posts (coll.h: a basic_linear alltoall's 2 (n - 1) posts are
+ * two series), where a copy would cost every rank 32 bytes a message while the call ran;
+ * the run's cursor is an op's index and the post of its series (cpc, crep). An action has
+ * one program at most, which nothing else writes before its run ends; a COLL_OP_RESUME
+ * generates the program again and moves the run's cursor to where it goes on (resume_coll). */
 
 /* Op c of a program on communicator cm as a rop (peers: world ranks; comm: the rops'). */
-static void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
+__attribute__((always_inline)) static inline void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
   int peer = c->op <= COLL_OP_RECV ? cm->members[c->peer] : 0; /* world rank of a message's peer */
   int kind = OP_WAITALL, flags = 0;
   switch (c->op) {
@@ -132,6 +133,7 @@ static void coll_rop(const coll_op *c, const comm_t *cm, int comm, rop *o) {
 static void run_from(rank *r, const comm_t *cm, size_t from) {
   r->run_cm = cm;
   r->cpc = from;
+  r->crep = 0;
   r->crop_at = SIZE_MAX;
 }
 
@@ -141,13 +143,24 @@ static void push_prog(rank *r, const comm_t *cm, size_t from) {
   push(r, OP_COLL_RUN)->comm = r->push_comm;
 }
 
+/* The run's current post of a series as its current rop. */
+__attribute__((noinline)) static void series_rop(rank *r, int comm) {
+  coll_op c = coll_prog_op(&r->prog, r->cpc, r->crep);
+  coll_rop(&c, r->run_cm, comm, &r->crop);
+}
+
 /* Run o's current op (o: the OP_COLL_RUN at pc), NULL when the run is over. */
 __attribute__((noinline)) static rop *run_op(rank *r, const rop *o) {
   if (r->cpc >= r->prog.n)
     return NULL;
-  if (r->crop_at != r->cpc) {
-    coll_rop(&r->prog.ops[r->cpc], r->run_cm, o->comm, &r->crop);
+  if (r->crop_at != r->cpc || r->crop_rep != r->crep) {
+    const coll_op *c = &r->prog.ops[r->cpc];
+    if (c->op == COLL_OP_SERIES)
+      series_rop(r, o->comm);
+    else
+      coll_rop(c, r->run_cm, o->comm, &r->crop);
     r->crop_at = r->cpc;
+    r->crop_rep = r->crep;
   }
   return &r->crop;
 }
@@ -155,7 +168,7 @@ __attribute__((noinline)) static rop *run_op(rank *r, const rop *o) {
 /* The op a blocked rank is at: a run's is the one it made last (NULL: none). */
 static const rop *op_now(const rank *r) {
   const rop *o = &r->ops[r->pc];
-  return o->kind != OP_COLL_RUN ? o : r->crop_at == r->cpc ? &r->crop : NULL;
+  return o->kind != OP_COLL_RUN ? o : r->crop_at == r->cpc && r->crop_rep == r->crep ? &r->crop : NULL;
 }
 
 /* The rop at pc; in a collective run its current op, NULL when the run is over. */
@@ -171,6 +184,8 @@ __attribute__((always_inline)) static inline void advance(rank *r, const rop *o)
     r->pc++;
   else if (r->cskip)
     r->cskip = 0;
+  else if (r->prog.ops[r->cpc].op == COLL_OP_SERIES)
+    coll_prog_next(&r->prog, &r->cpc, &r->crep);
   else
     r->cpc++;
 }

@@ -88,6 +88,8 @@ typedef struct rank {
   int phase;            /* progress within ops[pc] (or within the run's current op) */
   rop crop;             /* a collective run (rank.c "Collective runs"): its current op, */
   size_t cpc;           /* its index in prog, */
+  int crep;             /* the post it is at when that op starts a series (coll.h), */
+  int crop_rep;         /* crop's post of that series, */
   size_t crop_at;       /* the index crop was made from (SIZE_MAX: none), */
   const comm_t *run_cm; /* and the communicator of prog's peers */
   uint8_t cskip;        /* the run's cursor was moved onto its next op */

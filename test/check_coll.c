@@ -26,7 +26,24 @@ static const int *test_nodes; /* node_of of the next run() (SMP algorithms), or 
 static uint32_t test_smp_done = ~0u; /* SMP views built (run() counts the algorithm alone) */
 static coll_prog scratch;     /* programs selectors write (SMP views) in decision tests */
 
-/* Runs algorithm name of kind on every rank of an n-rank call; sums the programs. */
+/* Adds rank r's op o to t (mine: r's sends so far). */
+static void tally_op(tally *t, const coll_op *o, int r, int n, int root, long *mine) {
+  if (o->op == COLL_OP_ISEND || o->op == COLL_OP_SEND) {
+    t->sends++, t->sbytes += o->bytes, (*mine)++;
+    if (test_nodes && o->peer < n && test_nodes[o->peer] != test_nodes[r])
+      t->xsends++;
+  } else if (o->op == COLL_OP_IRECV || o->op == COLL_OP_RECV) {
+    t->recvs++, t->rbytes += o->bytes;
+    if (r == root)
+      t->rbytes_root += o->bytes;
+  } else if (o->op == COLL_OP_WAITALL)
+    t->waits++;
+  if (o->op != COLL_OP_WAIT && o->op != COLL_OP_WAITALL)
+    ck_assert_int_lt(o->peer, n);
+}
+
+/* Runs algorithm name of kind on every rank of an n-rank call; sums the programs (a
+ * series counted post by post). */
 static tally run(coll_kind kind, const char *name, int n, int root, int64_t bytes, const int64_t *v) {
   tally t = {0};
   coll_prog p = {0};
@@ -39,26 +56,80 @@ static tally run(coll_kind kind, const char *name, int n, int root, int64_t byte
       a.sbytes = v[r];
     const coll_algo *al = coll_generate(&a, 0, name, &p);
     ck_assert_str_eq(al->name, name);
-    for (size_t i = 0; i < p.n; i++) {
-      const coll_op *o = &p.ops[i];
-      if (o->op == COLL_OP_ISEND || o->op == COLL_OP_SEND) {
-        t.sends++, t.sbytes += o->bytes, mine++;
-        if (test_nodes && o->peer < n && test_nodes[o->peer] != test_nodes[r])
-          t.xsends++;
-      } else if (o->op == COLL_OP_IRECV || o->op == COLL_OP_RECV) {
-        t.recvs++, t.rbytes += o->bytes;
-        if (r == root)
-          t.rbytes_root += o->bytes;
-      } else if (o->op == COLL_OP_WAITALL)
-        t.waits++;
-      if (o->op != COLL_OP_WAIT && o->op != COLL_OP_WAITALL)
-        ck_assert_int_lt(o->peer, n);
+    for (size_t i = 0, at = 0; i < p.n; at = i) {
+      int j = 0;
+      do {
+        coll_op o = coll_prog_op(&p, at, j);
+        tally_op(&t, &o, r, n, root, &mine);
+        coll_prog_next(&p, &i, &j);
+      } while (j > 0);
     }
     t.rounds = mine > t.rounds ? mine : t.rounds;
   }
   coll_prog_free(&p);
   return t;
 }
+
+START_TEST(alltoall_basic_linear_series) {
+  /* Rank 2 of 5: irecvs from 3, 4, 0, 1 and isends to 1, 0, 4, 3 (Open MPI's order), held
+   * as two series and a waitall (5 ops, not 9); read back post by post. */
+  coll_prog p = {0};
+  coll_args a = {.kind = COLL_ALLTOALL, .rank = 2, .size = 5, .sbytes = 10, .rbytes = 20, .dtsize = 1};
+  coll_generate(&a, 0, "basic_linear", &p);
+  ck_assert_uint_eq(p.n, 5);
+  static const int peer[] = {3, 4, 0, 1, 1, 0, 4, 3};
+  size_t i = 0;
+  int j = 0, k = 0;
+  for (; k < 8; k++) {
+    coll_op o = coll_prog_op(&p, i, j);
+    ck_assert_int_eq(o.op, k < 4 ? COLL_OP_IRECV : COLL_OP_ISEND);
+    ck_assert_int_eq(o.peer, peer[k]);
+    ck_assert_int_eq(o.bytes, k < 4 ? 20 : 10);
+    ck_assert_int_eq(o.tag, COLL_TAG_ALLTOALL);
+    coll_prog_next(&p, &i, &j);
+  }
+  ck_assert_int_eq(coll_prog_op(&p, i, j).op, COLL_OP_WAITALL);
+  coll_prog_next(&p, &i, &j);
+  ck_assert_uint_eq(i, p.n);
+  /* Request indices: a series takes count of them; two posts are two plain ops. */
+  coll_prog_reset(&p);
+  ck_assert_int_eq(coll_isend_series(&p, 0, 4, -1, 5, 7, 1), 0); /* to 0, 4, 3, 2 */
+  ck_assert_int_eq(coll_irecv_series(&p, 1, 2, -1, 5, 7, 1), 4); /* from 1, 0 */
+  ck_assert_int_eq(coll_isend(&p, 3, 7, 1), 6);
+  ck_assert_uint_eq(p.n, 5);
+  ck_assert_int_eq(coll_prog_op(&p, 0, 3).peer, 2);
+  ck_assert_int_eq(coll_prog_op(&p, 3, 0).peer, 0);
+  ck_assert_int_eq(run(COLL_ALLTOALL, "basic_linear", 7, 0, 10, NULL).sends, 42);
+  /* nbc_linear's allgather, rank 3 of 7: an isend then an irecv with 0, 1, 2, 4, 5, 6, as
+   * two series of that pair (7 ops with the waitall, not 13). */
+  coll_args g = {.kind = COLL_ALLGATHER, .rank = 3, .size = 7, .sbytes = 8, .rbytes = 8, .dtsize = 1};
+  coll_generate(&g, 0, "nbc_linear", &p);
+  ck_assert_uint_eq(p.n, 7);
+  static const int gpeer[] = {0, 1, 2, 4, 5, 6};
+  i = 0, j = 0;
+  for (k = 0; k < 12; k++) {
+    coll_op o = coll_prog_op(&p, i, j);
+    ck_assert_int_eq(o.op, k % 2 ? COLL_OP_IRECV : COLL_OP_ISEND);
+    ck_assert_int_eq(o.peer, gpeer[k / 2]);
+    coll_prog_next(&p, &i, &j);
+  }
+  ck_assert_int_eq(coll_prog_op(&p, i, j).op, COLL_OP_WAITALL);
+  /* The pair the other way round (non-blocking barrier's root): irecv then isend. */
+  coll_prog_reset(&p);
+  ck_assert_int_eq(coll_pair_series(&p, 1, 3, 1, 4, 7, 5, 6, 0), 0);
+  ck_assert_int_eq(p.nreq, 6);
+  i = 0, j = 0;
+  for (k = 0; k < 6; k++) {
+    coll_op o = coll_prog_op(&p, i, j);
+    ck_assert_int_eq(o.op, k % 2 ? COLL_OP_ISEND : COLL_OP_IRECV);
+    ck_assert_int_eq(o.bytes, k % 2 ? 5 : 6);
+    ck_assert_int_eq(o.peer, 1 + k / 2);
+    coll_prog_next(&p, &i, &j);
+  }
+  ck_assert_uint_eq(i, p.n);
+  coll_prog_free(&p);
+}
+END_TEST
 
 START_TEST(barrier_recursivedoubling_6) {
   /* n = 6: pof2 = 4, rem = 2. Ranks 4, 5 sendrecv with 0, 1 (2 sends); 0..3 exchange at
@@ -815,6 +886,7 @@ END_TEST
 Suite *check_suite(void) {
   Suite *s = suite_create("coll");
   TCase *tc = tcase_create("coll");
+  tcase_add_test(tc, alltoall_basic_linear_series);
   tcase_add_test(tc, barrier_recursivedoubling_6);
   tcase_add_test(tc, barrier_bruck_tree);
   tcase_add_test(tc, allgather_blocks);

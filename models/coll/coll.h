@@ -98,8 +98,12 @@ typedef enum coll_op_kind {
                       differs from WAITALL when smpi/or injects receive overheads */
   COLL_OP_WAIT,     /* MPI_Wait on one request: peer = its index among the isend/irecv
                       posted since the last waitall (0-based); later waits skip it */
-  COLL_OP_RESUME    /* end of a program cut after init_smp's messages: once they complete,
+  COLL_OP_RESUME,   /* end of a program cut after init_smp's messages: once they complete,
                       the runtime generates the call again (coll_prog.resume_at) */
+  COLL_OP_SERIES    /* the next ops, a group of posts (as many as the high 32 bits of bytes
+                      say), repeat: peer times in all, their peers moving by tag each time,
+                      modulo the low 32 bits of bytes (coll_isend_series); a program is read
+                      through coll_prog_op */
 } coll_op_kind;
 
 typedef struct coll_op {
@@ -142,6 +146,22 @@ void coll_resume(coll_prog *p); /* COLL_OP_RESUME (coll_smp.c, and late reads) *
 /* Whether a is the call being generated itself (not a sub-collective of its algorithm),
  * on its own communicator. */
 int coll_top_call(const coll_args *a);
+/* Series: posts to (from) peers first, first + step, first + 2 step, ... modulo m, count
+ * of them, with one tag and size, held as one op (and the group's): a basic_linear
+ * alltoall's program on n ranks is 5 ops instead of 2n - 1, an nbc_linear allgather's 7
+ * (an isend and an irecv a peer, one group), so programs cost no memory per message (134
+ * MB at 2,048 ranks, a program a rank). Each returns the first request's index; the others
+ * follow it, in posting order. */
+int coll_isend_series(coll_prog *p, int first, int count, int step, int m, int tag, int64_t bytes);
+int coll_irecv_series(coll_prog *p, int first, int count, int step, int m, int tag, int64_t bytes);
+/* An isend and an irecv with each peer of the series (the isend first if send_first). */
+int coll_pair_series(coll_prog *p, int first, int count, int step, int m, int tag, int64_t sbytes, int64_t rbytes,
+                     int send_first);
+/* Reading a program: the op at position (i, j) as a plain op (j: the post of the series op
+ * i starts, else 0); coll_prog_next moves to the next position (i == p->n: the end). */
+coll_op coll_prog_op(const coll_prog *p, size_t i, int j);
+void coll_prog_next(const coll_prog *p, size_t *i, int *j);
+
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);
 

@@ -37,13 +37,19 @@ void coll_scatterv_nbc_linear(const coll_args *a, coll_prog *p) {
   from_root(a, p, COLL_TAG_SCATTERV, a->scounts);
 }
 
-/* For every other rank in ascending order: isend own block, irecv its block. */
+/* For every other rank in ascending order: isend own block, irecv its block (with one
+ * size: the ranks below, then those above, as two series). */
 static void all_pairs(const coll_args *a, coll_prog *p, int tag, const int64_t *rcounts) {
-  for (int i = 0; i < a->size; i++)
-    if (i != a->rank) {
-      coll_isend(p, i, tag, a->sbytes);
-      coll_irecv(p, i, tag, rcounts ? rcounts[i] : a->rbytes);
-    }
+  if (!rcounts) {
+    coll_pair_series(p, 0, a->rank, 1, a->size, tag, a->sbytes, a->rbytes, 1);
+    coll_pair_series(p, a->rank + 1, a->size - a->rank - 1, 1, a->size, tag, a->sbytes, a->rbytes, 1);
+  } else {
+    for (int i = 0; i < a->size; i++)
+      if (i != a->rank) {
+        coll_isend(p, i, tag, a->sbytes);
+        coll_irecv(p, i, tag, rcounts[i]);
+      }
+  }
   coll_waitall(p);
 }
 

@@ -150,30 +150,40 @@ static void warn_peer(int peer, int m) {
                     "(SimGrid's code does not check it): message left out\n", peer, m);
 }
 
+/* One op of q for append_mapped (base: where q's request indices start in p). */
+static void append_op(coll_prog *p, coll_op o, const int *members, int m, int *base) {
+  if (o.op <= COLL_OP_RECV && (o.peer < 0 || o.peer >= m)) {
+    warn_peer(o.peer, m);
+    return;
+  }
+  if (o.op <= COLL_OP_RECV)
+    o.peer = members[o.peer];
+  else if (o.op == COLL_OP_WAIT)
+    o.peer += *base;
+  x_grow(&p->ops, &p->cap, p->n + 1, sizeof *p->ops);
+  p->ops[p->n++] = o;
+  if (o.op == COLL_OP_ISEND || o.op == COLL_OP_IRECV)
+    p->nreq++;
+  else if (o.op == COLL_OP_WAITALL || o.op == COLL_OP_WAITEACH)
+    p->nreq = 0, *base = 0;
+}
+
 /* Appends q's ops to p, peers mapped through members (m of them), request indices of
- * waits shifted past the requests p has open. */
+ * waits shifted past the requests p has open; a series becomes its posts (their mapped
+ * peers follow no step). */
 static void append_mapped(coll_prog *p, const coll_prog *q, const int *members, int m) {
   int base = p->nreq;
-  for (size_t i = 0; i < q->n; i++) {
-    coll_op o = q->ops[i];
+  for (size_t i = 0; i < q->n;) {
+    int j = 0;
     if ((long)i == q->init_at && q->resume_at >= 0)
       p->init_at = (long)p->n;
-    if (o.op == COLL_OP_RESUME)
+    if (q->ops[i].op == COLL_OP_RESUME)
       p->resume_at = (long)p->n;
-    if (o.op <= COLL_OP_RECV && (o.peer < 0 || o.peer >= m)) {
-      warn_peer(o.peer, m);
-      continue;
-    }
-    if (o.op <= COLL_OP_RECV)
-      o.peer = members[o.peer];
-    else if (o.op == COLL_OP_WAIT)
-      o.peer += base;
-    x_grow(&p->ops, &p->cap, p->n + 1, sizeof *p->ops);
-    p->ops[p->n++] = o;
-    if (o.op == COLL_OP_ISEND || o.op == COLL_OP_IRECV)
-      p->nreq++;
-    else if (o.op == COLL_OP_WAITALL || o.op == COLL_OP_WAITEACH)
-      p->nreq = 0, base = 0;
+    size_t at = i;
+    do {
+      append_op(p, coll_prog_op(q, at, j), members, m, &base);
+      coll_prog_next(q, &i, &j);
+    } while (j > 0);
   }
 }
 
