@@ -66,7 +66,8 @@ typedef struct req_block {
   union {
     struct {   /* a send */
       p2p_world *w;
-      double start; /* date both sides were posted */
+      double posted; /* the date it was posted (a receive's is not kept: 64 bytes) */
+      double start;  /* date both sides were posted */
     };
     struct {   /* a group request (r.group) */
       p2p_req **children; /* its messages */
@@ -325,7 +326,7 @@ static void transfer_done(void *ctx, eng_act *a) {
   p2p_world *w = t->w;
   p2p_req *s = &t->r, *r = s->next;
   if (w->msg)
-    w->msg(w->ctx, s, t->start, eng_now(w->e));
+    w->msg(w->ctx, s, t->posted, t->start, eng_now(w->e));
   r->complete = 1;
   r->detached_sender = s->detached;
   if (!s->detached)
@@ -392,7 +393,7 @@ static void eager_done(void *ctx, eng_act *a) {
     return;
   }
   if (w->msg)
-    w->msg(w->ctx, s, t->start, eng_now(w->e));
+    w->msg(w->ctx, s, t->posted, t->start, eng_now(w->e));
   if (!s->detached) {
     s->complete = 1;
     if (w->wake2) {
@@ -471,8 +472,9 @@ static p2p_req *req_new(p2p_world *w, int src, int dst, int tag, int comm, int64
   else
     r = slab_take(p);
   *r = (p2p_req){.src = src, .dst = dst, .tag = tag, .comm = comm, .bytes = bytes, .recv = (uint8_t)recv,
-                 .refs = 1, .line = line > INT32_MAX ? INT32_MAX : (int32_t)line,
-                 .posted = *w->now};
+                 .refs = 1, .line = line > INT32_MAX ? INT32_MAX : (int32_t)line};
+  if (!recv)
+    blk(r)->posted = *w->now;
   return r;
 }
 

@@ -37,10 +37,10 @@ typedef struct p2p_req {
   uint8_t complete;           /* done for its owner (wait would return) */
   uint8_t detached_sender;    /* receive: the matched send was detached */
   uint8_t matched;            /* paired with its counterpart */
-  double posted;              /* simulated time at which it was posted */
   uint64_t done_seq;          /* order of completion (tir/simgrid-compat's waitany) */
   struct p2p_req *next;       /* mailbox queue */
 } p2p_req;
+_Static_assert(sizeof(p2p_req) == 64, "a receive is 64 bytes: one per message posted (the send's block adds its part, p2p.c)");
 
 typedef struct p2p_world p2p_world;
 
@@ -54,8 +54,9 @@ typedef void (*p2p_wake2_fn)(void *ctx, const p2p_req *recv, const p2p_req *send
 /* Called on a fatal error: a protocol error of the replay (truncation: input = 0) or bad
  * input (no route between two hosts: input = 1); the replay then stops. */
 typedef void (*p2p_error_fn)(void *ctx, int input, const char *msg);
-/* Called when a message completes (observers): the send request, the transfer's start. */
-typedef void (*p2p_msg_fn)(void *ctx, const p2p_req *send, double start, double end);
+/* Called when a message completes (observers): the send request, the date it was posted,
+ * the transfer's start. */
+typedef void (*p2p_msg_fn)(void *ctx, const p2p_req *send, double posted, double start, double end);
 
 p2p_world *p2p_new(eng *e, const config *c, int np, const int *host_of, p2p_wake_fn wake,
                    p2p_error_fn error, void *ctx);

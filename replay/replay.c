@@ -81,11 +81,11 @@ void replay_note_action_obs(replay_ctx *x, rank *r, int begin) {
   }
 }
 
-static void note_message(void *ctx, const p2p_req *s, double start, double end) {
+static void note_message(void *ctx, const p2p_req *s, double posted, double start, double end) {
   replay_ctx *x = ctx;
   for (int i = 0; i < x->o->nobs; i++)
     if (x->o->obs[i].message)
-      x->o->obs[i].message(x->o->obs[i].ctx, s->src, s->dst, s->tag, s->bytes, s->posted, start, end);
+      x->o->obs[i].message(x->o->obs[i].ctx, s->src, s->dst, s->tag, s->bytes, posted, start, end);
 }
 
 static void vfail(replay_ctx *x, int code, const char *fmt, va_list ap) {
