@@ -158,9 +158,43 @@ int coll_irecv_series(coll_prog *p, int first, int count, int step, int m, int t
 int coll_pair_series(coll_prog *p, int first, int count, int step, int m, int tag, int64_t sbytes, int64_t rbytes,
                      int send_first);
 /* Reading a program: the op at position (i, j) as a plain op (j: the post of the series op
- * i starts, else 0); coll_prog_next moves to the next position (i == p->n: the end). */
-coll_op coll_prog_op(const coll_prog *p, size_t i, int j);
-void coll_prog_next(const coll_prog *p, size_t *i, int *j);
+ * i starts, else 0); coll_prog_next moves to the next position (i == p->n: the end). Inline:
+ * the runtime reads each post of a run through them. */
+static inline int coll_series_width(const coll_op *s) { return (int)(s->bytes >> 32); }
+/* Peer k of a series: first + k step modulo m (a subtraction or an addition when the
+ * step is small, as it is: no division per post). */
+static inline int coll_series_peer(int first, int k, int step, int64_t m) {
+  int64_t v = first + (int64_t)k * step;
+  if (v >= m && (v -= m) >= m)
+    v %= m;
+  else if (v < 0 && (v += m) < 0)
+    v = v % m + (v % m < 0 ? m : 0);
+  return (int)v;
+}
+static inline coll_op coll_prog_op(const coll_prog *p, size_t i, int j) {
+  const coll_op *s = &p->ops[i];
+  if (s->op != COLL_OP_SERIES)
+    return *s;
+  int w = coll_series_width(s), k = j, g = 0; /* post j: the g-th of the group's k-th time */
+  if (w == 2)
+    k = j >> 1, g = j & 1;
+  else if (w > 2)
+    k = j / w, g = j % w;
+  coll_op o = s[1 + g];
+  o.peer = coll_series_peer(o.peer, k, s->tag, s->bytes & 0xffffffff);
+  return o;
+}
+static inline void coll_prog_next(const coll_prog *p, size_t *i, int *j) {
+  const coll_op *s = &p->ops[*i];
+  if (s->op != COLL_OP_SERIES) {
+    (*i)++;
+    return;
+  }
+  if (++*j < s->peer * coll_series_width(s))
+    return;
+  *i += 1 + (size_t)coll_series_width(s);
+  *j = 0;
+}
 
 /* MPI_Sendrecv as SimGrid does it: isend + irecv started together, then waitall. */
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag);

@@ -52,14 +52,6 @@ void coll_waiteach(coll_prog *p) {
 
 /* ====== series (coll.h) ====== */
 
-static int series_width(const coll_op *o) { return (int)(o->bytes >> 32); }
-
-/* Post k of a series (the k-th time its group repeats) to peer first + k step, modulo m. */
-static int series_peer(int first, int k, int step, int64_t m) {
-  int64_t v = (first + (int64_t)k * step) % m;
-  return (int)(v < 0 ? v + m : v);
-}
-
 /* The series of the w posts g (peers: the first ones), count times. Shorter ones stay
  * plain ops. */
 static int series(coll_prog *p, const coll_op *g, int w, int first, int count, int step, int m) {
@@ -67,7 +59,7 @@ static int series(coll_prog *p, const coll_op *g, int w, int first, int count, i
   if (count < 3) {
     for (int k = 0; k < count; k++)
       for (int i = 0; i < w; i++)
-        push(p, g[i].op, series_peer(first, k, step, m), g[i].tag, g[i].bytes);
+        push(p, g[i].op, coll_series_peer(first, k, step, m), g[i].tag, g[i].bytes);
   } else {
     assert(m > 0 && step >= -(1 << 23) && step < (1 << 23));
     push(p, COLL_OP_SERIES, count, step, (int64_t)w << 32 | (uint32_t)m);
@@ -91,28 +83,6 @@ int coll_pair_series(coll_prog *p, int first, int count, int step, int m, int ta
   coll_op s = {.op = COLL_OP_ISEND, .tag = tag, .bytes = sbytes}, r = {.op = COLL_OP_IRECV, .tag = tag, .bytes = rbytes};
   coll_op g[2] = {send_first ? s : r, send_first ? r : s};
   return series(p, g, 2, first, count, step, m);
-}
-
-coll_op coll_prog_op(const coll_prog *p, size_t i, int j) {
-  const coll_op *s = &p->ops[i];
-  if (s->op != COLL_OP_SERIES)
-    return *s;
-  int w = series_width(s);
-  coll_op o = s[1 + j % w];
-  o.peer = series_peer(o.peer, j / w, s->tag, s->bytes & 0xffffffff);
-  return o;
-}
-
-void coll_prog_next(const coll_prog *p, size_t *i, int *j) {
-  const coll_op *s = &p->ops[*i];
-  if (s->op != COLL_OP_SERIES) {
-    (*i)++;
-    return;
-  }
-  if (++*j < s->peer * series_width(s))
-    return;
-  *i += 1 + (size_t)series_width(s);
-  *j = 0;
 }
 
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag) {
