@@ -7,8 +7,7 @@
 
 static void pairs(const coll_args *a, coll_prog *p, int tag, int send_first) {
   if (!a->rcounts && !a->scounts) { /* one size: the ranks below, then those above, as series */
-    coll_pair_series(p, 0, a->rank, 1, a->size, tag, a->sbytes, a->rbytes, send_first);
-    coll_pair_series(p, a->rank + 1, a->size - a->rank - 1, 1, a->size, tag, a->sbytes, a->rbytes, send_first);
+    coll_pair_each(p, a->rank, a->size, tag, a->sbytes, a->rbytes, send_first);
     return;
   }
   for (int i = 0; i < a->size; i++) {
@@ -71,8 +70,7 @@ void nbc_generate(const coll_args *a, coll_prog *p) {
     break;
   }
   case COLL_ALLTOALL: /* irecvs from rank+1.., then isends to rank-1.. (two series) */
-    coll_irecv_series(p, (r + 1) % n, n - 1, 1, n, COLL_TAG_ALLTOALL - 1, a->rbytes);
-    coll_isend_series(p, (r + n - 1) % n, n - 1, -1, n, COLL_TAG_ALLTOALL - 1, a->sbytes);
+    coll_alltoall_posts(p, r, n, COLL_TAG_ALLTOALL - 1, a->sbytes, a->rbytes);
     break;
   case COLL_ALLTOALLV:
     for (int i = 0; i < n; i++)

@@ -184,10 +184,8 @@ __attribute__((always_inline)) static inline void advance(rank *r, const rop *o)
     r->pc++;
   else if (r->cskip)
     r->cskip = 0;
-  else if (r->prog.ops[r->cpc].op == COLL_OP_SERIES)
-    coll_prog_next(&r->prog, &r->cpc, &r->crep);
   else
-    r->cpc++;
+    coll_prog_next(&r->prog, &r->cpc, &r->crep); /* (the op after it, or its series' next post) */
 }
 
 /* Byte vector of a count vector (np entries: nvec <= np are the communicator's). */

@@ -8,7 +8,6 @@ void coll_alltoall_basic_linear(const coll_args *a, coll_prog *p) {
   int n = a->size, r = a->rank;
   if (n <= 1)
     return;
-  coll_irecv_series(p, (r + 1) % n, n - 1, 1, n, COLL_TAG_ALLTOALL, a->rbytes);
-  coll_isend_series(p, (r + n - 1) % n, n - 1, -1, n, COLL_TAG_ALLTOALL, a->sbytes);
+  coll_alltoall_posts(p, r, n, COLL_TAG_ALLTOALL, a->sbytes, a->rbytes);
   coll_waitall(p);
 }

@@ -157,6 +157,11 @@ int coll_irecv_series(coll_prog *p, int first, int count, int step, int m, int t
 /* An isend and an irecv with each peer of the series (the isend first if send_first). */
 int coll_pair_series(coll_prog *p, int first, int count, int step, int m, int tag, int64_t sbytes, int64_t rbytes,
                      int send_first);
+/* Two series that recur: every other rank's pair of posts in ascending rank order (the ranks
+ * below, then those above), and Open MPI's linear alltoall (irecvs from rank + 1, rank + 2,
+ * ... then isends to rank - 1, rank - 2, ..., modulo size). */
+void coll_pair_each(coll_prog *p, int rank, int size, int tag, int64_t sbytes, int64_t rbytes, int send_first);
+void coll_alltoall_posts(coll_prog *p, int rank, int size, int tag, int64_t sbytes, int64_t rbytes);
 /* Reading a program: the op at position (i, j) as a plain op (j: the post of the series op
  * i starts, else 0); coll_prog_next moves to the next position (i == p->n: the end). Inline:
  * the runtime reads each post of a run through them. */
@@ -167,8 +172,8 @@ static inline int coll_series_peer(int first, int k, int step, int64_t m) {
   int64_t v = first + (int64_t)k * step;
   if (v >= m && (v -= m) >= m)
     v %= m;
-  else if (v < 0 && (v += m) < 0)
-    v = v % m + (v % m < 0 ? m : 0);
+  else if (v < 0 && (v += m) < 0 && (v %= m) < 0)
+    v += m;
   return (int)v;
 }
 static inline coll_op coll_prog_op(const coll_prog *p, size_t i, int j) {

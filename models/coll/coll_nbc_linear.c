@@ -41,8 +41,7 @@ void coll_scatterv_nbc_linear(const coll_args *a, coll_prog *p) {
  * size: the ranks below, then those above, as two series). */
 static void all_pairs(const coll_args *a, coll_prog *p, int tag, const int64_t *rcounts) {
   if (!rcounts) {
-    coll_pair_series(p, 0, a->rank, 1, a->size, tag, a->sbytes, a->rbytes, 1);
-    coll_pair_series(p, a->rank + 1, a->size - a->rank - 1, 1, a->size, tag, a->sbytes, a->rbytes, 1);
+    coll_pair_each(p, a->rank, a->size, tag, a->sbytes, a->rbytes, 1);
   } else {
     for (int i = 0; i < a->size; i++)
       if (i != a->rank) {

@@ -85,6 +85,16 @@ int coll_pair_series(coll_prog *p, int first, int count, int step, int m, int ta
   return series(p, g, 2, first, count, step, m);
 }
 
+void coll_pair_each(coll_prog *p, int rank, int size, int tag, int64_t sbytes, int64_t rbytes, int send_first) {
+  coll_pair_series(p, 0, rank, 1, size, tag, sbytes, rbytes, send_first);
+  coll_pair_series(p, rank + 1, size - rank - 1, 1, size, tag, sbytes, rbytes, send_first);
+}
+
+void coll_alltoall_posts(coll_prog *p, int rank, int size, int tag, int64_t sbytes, int64_t rbytes) {
+  coll_irecv_series(p, (rank + 1) % size, size - 1, 1, size, tag, rbytes);
+  coll_isend_series(p, (rank + size - 1) % size, size - 1, -1, size, tag, sbytes);
+}
+
 void coll_sendrecv(coll_prog *p, int dst, int64_t sbytes, int src, int64_t rbytes, int tag) {
   coll_isend(p, dst, tag, sbytes);
   coll_irecv(p, src, tag, rbytes);
