@@ -7,7 +7,10 @@
  * O(1) when it appends to a run, else O(log runs); removing an item O(1), plus O(log runs)
  * when it was its run's head or last item. Memory: a run is 64 bytes (its first slot in
  * place), one cache line of a line-aligned chunk of EVQ_CHUNK, plus 8 in the heap; a run
- * that grows moves its slots to an array of its own. */
+ * that grows moves its slots to an array of its own. Runs are never freed, only recycled:
+ * an empty run keeps its array for the next burst only within a budget (KEEP_SLOTS), since
+ * a desynchronised alltoall leaves tens of thousands of small ones (8 % of the peak RSS on
+ * issue 15's 512-rank mix with 4 ranks a host when every one kept its array). */
 #include "evq.h"
 
 #include "xalloc.h"
@@ -15,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEEP_SLOTS 32 /* an empty run keeps an array of up to this many slots, */
+#define KEEP_SLOTS 32 /* up to EVQ_KEEP_SMALL empty runs keep an array of up to this many
+                         slots (a stencil's bursts recur), the others free theirs, */
 #define KEEP_BIG 4 /* and up to KEEP_BIG spare runs keep one of up to KEEP_BIG_SLOTS (a */
 #define KEEP_BIG_SLOTS 4096 /* burst of same-date items recurs: no regrowing it each time) */
 #define EVQ_CHUNK 256 /* runs per allocated chunk */
@@ -136,6 +140,8 @@ static evq_run *run_new(evq_store *st, double date, uint64_t tie) {
     st->spare = r->next;
     if (r->cap > KEEP_SLOTS)
       st->nbig--;
+    else if (r->cap > 1)
+      st->nsmall--;
   } else {
     r = run_alloc(st);
   }
@@ -148,9 +154,10 @@ static evq_run *run_new(evq_store *st, double date, uint64_t tie) {
 
 static void run_recycle(evq_store *st, evq_run *r) {
   r->heap_idx = EVQ_OUT;
-  if (r->cap > KEEP_SLOTS) {
-    if (r->cap <= KEEP_BIG_SLOTS && st->nbig < KEEP_BIG)
-      st->nbig++;
+  if (r->cap > 1) {
+    size_t *kept = r->cap > KEEP_SLOTS ? &st->nbig : &st->nsmall;
+    if (r->cap <= KEEP_BIG_SLOTS && *kept < (r->cap > KEEP_SLOTS ? KEEP_BIG : EVQ_KEEP_SMALL))
+      ++*kept;
     else { /* a large burst's array, or enough kept: not kept (memory) */
       free(r->v);
       r->v = &r->one;

@@ -49,6 +49,9 @@ typedef struct evq_pos {
   size_t idx;
 } evq_pos;
 
+/* Empty runs that keep a small array of slots for reuse, at most (evq.c "KEEP_SLOTS"). */
+#define EVQ_KEEP_SMALL 4096
+
 #define EVQ_CACHE 64 /* runs remembered by date for appending (a power of two) */
 
 /* Where runs come from and go back to: the queues of one engine share one (its levels' queues
@@ -56,6 +59,7 @@ typedef struct evq_pos {
 typedef struct evq_store {
   evq_run *spare;            /* empty runs (their arrays kept), for reuse */
   size_t nbig;               /* spare runs keeping an array of more than KEEP_SLOTS (evq.c) */
+  size_t nsmall;             /* spare runs keeping a smaller array (EVQ_KEEP_SMALL at most) */
   evq_run **chunks;          /* the runs, allocated EVQ_CHUNK at a time (evq.c) */
   size_t nchunks, chunks_cap, chunk_used; /* (runs used in the last chunk) */
 } evq_store;

@@ -168,6 +168,40 @@ START_TEST(one_date_runs) {
 }
 END_TEST
 
+/* Spare runs of st that keep an array of slots. */
+static size_t spare_arrays(const evq_store *st) {
+  size_t n = 0;
+  for (const evq_run *r = st->spare; r; r = r->next)
+    n += r->cap > 1;
+  return n;
+}
+
+START_TEST(spare_arrays_bounded) {
+  /* 5000 runs of 8 items (one date each, ties in order) emptied: EVQ_KEEP_SMALL of them keep
+   * their 8-slot array, the others free it (an alltoall's runs: memory); a second round
+   * reuses them, in order, and keeps no more. */
+  enum { R = 5000, K = 8 };
+  static item v[R * K];
+  evq q;
+  evq_init(&q, NULL);
+  for (int round = 0; round < 2; round++) {
+    for (int i = 0; i < R * K; i++) {
+      v[i] = (item){.date = (double)(i / K), .tie = (uint64_t)i, .live = 1};
+      evq_push(&q, &v[i].pos, v[i].date, v[i].tie, &v[i]);
+    }
+    ck_assert_uint_eq(q.nruns, R);
+    for (int i = 0; i < R * K; i++) {
+      double d;
+      ck_assert_ptr_eq(evq_top(&q, &d), &v[i]);
+      evq_remove(&q, &v[i].pos);
+    }
+    ck_assert_uint_eq(q.store->nsmall, EVQ_KEEP_SMALL);
+    ck_assert_uint_eq(spare_arrays(q.store), EVQ_KEEP_SMALL);
+  }
+  evq_free(&q);
+}
+END_TEST
+
 START_TEST(runs_on_lines) {
   /* 1000 items of distinct dates: one run each, from the store's chunks, each run on a
    * cache line of its own (a run is 64 bytes: one line, not two). */
@@ -212,6 +246,7 @@ static Suite *evq_suite(void) {
   tcase_add_test(tc, one_date_runs);
   tcase_add_loop_test(tc, shared_store_random, 0, 3);
   tcase_add_test(tc, shared_store_reuse);
+  tcase_add_test(tc, spare_arrays_bounded);
   tcase_add_test(tc, runs_on_lines);
   tcase_add_test(tc, pool_on_lines);
   tcase_set_timeout(tc, 120);
