@@ -505,12 +505,13 @@ static void twins_due(eng *e, eng_act *a) {
  * alltoall's flows, the ranks drifting apart so that twins start few) a flow ending its
  * latency on a route whose carrier (the last flow there past its latency with a variable of
  * its own) is alike frees its variable and rides the carrier's: each link's coefficient
- * grows by its share (itself and its twins), as twins' do, and it keeps its own bytes, rate
- * and place in its level's queue (the engine updates every rider of a variable the solver
- * reports). When it ends its share goes (lmm_expand lowers the coefficients: for the solver
- * a free, which keeps its restarts); when the carrier ends first, the variable goes to its
- * first rider. The shares are those of separate variables, to rounding. Off with
- * tir/riders:no and in the modes where twins are off. */
+ * grows by its share (itself and its twins), as twins' do, and it keeps its own bytes and
+ * rate (the engine updates every rider of a variable the solver reports; at a level, the
+ * carrier and its riders form a chain, see "Chains"). When it ends its share goes
+ * (lmm_expand lowers the coefficients: for the solver a free, which keeps its restarts);
+ * when the carrier ends first, the variable goes to its first rider. The shares are those
+ * of separate variables, to rounding. Off with tir/riders:no and in the modes where twins
+ * are off. */
 
 /* a's share (itself and its twins) of the coefficients of v on its route, times sign. */
 static void rider_share(eng *e, const eng_act *a, lmm_var *v, double sign) {
@@ -716,6 +717,103 @@ static void group_leave(eng *e, eng_act *a) {
   a->last_update = e->now;
 }
 
+/* Chains. A carrier and its riders share one variable, so one level and one rate: while
+ * they sit at a level, their order of completion is that of their remaining work and never
+ * changes. So only the first of them (by (date, tie), as the level's queue orders them) is
+ * in the level's queue; the riders stand in that order in the carrier's list (riders that
+ * joined since the last reschedule, not yet at the level, stand first), and each keeps its
+ * key in date. When the variable moves to another level (a class split or merge), each
+ * member's remaining work and key are computed as group_leave and group_enter would, but
+ * one queue entry moves, not one per member: on issue 15's IS-like alltoallv with 4 ranks a
+ * host (about 5 flows a variable) the level queues' updates were about 40 % of the time.
+ * When the first one completes, the next one (the carrier, or the first rider at the level)
+ * takes its place in the queue. The order of completions is the queues' own, so the dates
+ * are the same, bit for bit. */
+
+static inline int act_before(const eng_act *a, const eng_act *b) { /* (no lifo ties with riders) */
+  return a->date < b->date || (a->date == b->date && a->seq < b->seq);
+}
+
+/* The riders of c in (date, tie) order: insertion from the front (all but the newest are
+ * in order already). */
+static void chain_sort(eng_act *c) {
+  eng_act *sorted = NULL, *r = c->rnext;
+  while (r) {
+    eng_act *next = r->rnext, **p = &sorted;
+    while (*p && act_before(*p, r))
+      p = &(*p)->rnext;
+    r->rnext = *p;
+    *p = r;
+    r = next;
+  }
+  c->rnext = sorted;
+}
+
+/* The members of c's chain at a level other than k leave it: their remaining work read
+ * off its clock, as group_leave does, all before the queued one leaves the queue (a level
+ * whose queue empties restarts its clock at 0). */
+static void chain_leave(eng *e, eng_act *c, int k) {
+  for (eng_act *r = c; r; r = r->rnext)
+    if (r->grp >= 0 && r->grp != k) {
+      egroup *g = &e->grp[r->grp];
+      group_touch(e, r->grp);
+      grp_rebase(e, g);
+      r->remains = (r->date - g->phi) * r->factor / lmm_var_penalty(r->var);
+      if (r->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
+        r->remains = 0;
+      r->last_update = e->now;
+    }
+  for (eng_act *r = c; r; r = r->rnext)
+    if (r->grp >= 0 && r->grp != k) {
+      heap_remove(&e->grp[r->grp].heap, r);
+      r->grp = -1;
+    }
+}
+
+/* Carrier c, with riders, whose variable v is at level k: every member goes there, and the
+ * first of them is the one queued. */
+static void chain_enter(eng *e, eng_act *c, const lmm_var *v, int k) {
+  eng_act *queued = NULL;
+  int moved = 0;
+  for (eng_act *r = c; r; r = r->rnext) {
+    moved |= r->grp != k;
+    if (r->grp == k && evq_queued(&r->pos))
+      queued = r;
+  }
+  if (!moved)
+    return;
+  chain_leave(e, c, k);
+  egroup *g = &e->grp[k];
+  for (eng_act *r = c; r; r = r->rnext)
+    if (r->grp != k) {
+      group_touch(e, k);
+      grp_rebase(e, g);
+      update_remains(e, r);
+      heap_remove(&e->heap, r);
+      r->grp = k;
+      r->date = g->phi + r->remains * lmm_var_penalty(v) / r->factor;
+    }
+  chain_sort(c);
+  eng_act *top = c->rnext && act_before(c->rnext, c) ? c->rnext : c;
+  if (queued && queued != top)
+    heap_remove(&g->heap, queued);
+  heap_update(e, &g->heap, top, top->date);
+}
+
+/* Member a of a chain at level k, first in its queue, completes: the next one at the level
+ * (the carrier, or the first rider there) is queued in its place. */
+static void chain_next(eng *e, eng_act *a, int k) {
+  eng_act *c = lmm_var_owner(a->var), *s = c != a && c->grp == k ? c : NULL;
+  for (eng_act *r = c->rnext; r; r = r->rnext)
+    if (r != a && r->grp == k) {
+      if (!s || act_before(r, s))
+        s = r;
+      break;
+    }
+  if (s)
+    heap_update(e, &e->grp[k].heap, s, s->date);
+}
+
 /* ====== the heap of levels by due (few levels in exact and local modes, many in class
  * mode: an indexed binary heap, each level knows its place) ====== */
 
@@ -824,9 +922,18 @@ static void reschedule(eng *e) {
   }
   for (lmm_var *v; (v = lmm_next_modified(e->sys));) {
     eng_act *a = lmm_var_owner(v);
-    if (a->what != K_LATENCY && lmm_var_penalty(v) > 0)
-      for (eng_act *r = a; r; r = r->rnext) /* (and its riders) */
-        update_action(e, r, v);
+    if (a->what == K_LATENCY || lmm_var_penalty(v) <= 0)
+      continue;
+    if (a->rnext) { /* a chain (see "Chains") */
+      int k = lmm_var_level(v);
+      if (k >= 0) {
+        chain_enter(e, a, v, k);
+        continue;
+      }
+      chain_leave(e, a, -1);
+    }
+    for (eng_act *r = a; r; r = r->rnext) /* (and its riders) */
+      update_action(e, r, v);
   }
   for (int k; (k = lmm_next_level(e->sys)) >= 0;) { /* the levels that may have changed */
     grp_rebase(e, &e->grp[k]);
@@ -881,6 +988,8 @@ static void group_pop(eng *e, int k) {
   heap_remove(&e->grp[k].heap, a);
   a->grp = -1;
   a->remains = 0;
+  if (a->var && (a->rnext || lmm_var_owner(a->var) != a))
+    chain_next(e, a, k);
   group_schedule(e, k);
   finish(e, a);
 }

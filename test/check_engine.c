@@ -304,6 +304,33 @@ END_TEST
 START_TEST(riders_not_in_exact_mode) { riders_run(1, 0); }
 END_TEST
 
+/* A chain (engine.c "Chains") whose riders end in another order than they joined, one of
+ * them joining while the others run, the carrier ending between them. Flow 0 (1e6 bytes)
+ * alone from 0.1 s; flows 1 (6e5) and 2 (1e5) ride it from 0.6 s (flow 0 has 5e5 left):
+ * 1/3 MB/s each; flow 3 (2e5) rides from 0.8 s, when flows 0, 1 and 2 have 433,333.3,
+ * 533,333.3 and 33,333.3 left: 1/4 MB/s each, flow 2 ends at 0.8 + 0.1333 = 0.9333 s;
+ * then 1/3 MB/s, flow 3 (166,666.7 left) ends at 1.4333 s; flow 0 (233,333.3 left) at
+ * 0.5 MB/s at 1.9 s, flow 1 (100,000 left) alone at 2.0 s. */
+START_TEST(riders_join_while_running) {
+  riders_start(1, 3);
+  flow(1, 0, 1, 6e5);
+  flow(2, 0, 1, 1e5);
+  eng_sleep_start(e, 0.2, record, &ids[4]);
+  while (log_.n == 1)
+    ck_assert_int_eq(eng_step(e), 1);
+  flow(3, 0, 1, 2e5);
+  run_all();
+  ck_assert_int_eq(log_.n, 6);
+  ASSERT_DONE(1, 4, 0.7);
+  ASSERT_DONE(2, 2, 0.8 + 1e5 / 7.5e5);
+  ASSERT_DONE(3, 3, 0.8 + 1e5 / 7.5e5 + 0.5);
+  ASSERT_DONE(4, 0, 1.9);
+  ASSERT_DONE(5, 1, 2.0);
+  ck_assert_int_eq(eng_rider_count(e), 3);
+  ck_assert_int_eq(eng_pending(e), 0);
+}
+END_TEST
+
 /* A rider is alike or it is no rider: flow 1 (1.5e6 bytes: another payload, so the stub's
  * new factor is read) moves at twice its variable's value, flow 0 at once: each keeps its
  * own variable. Flow 0 (1e6) alone from 0.1 s; from 0.6 s both variables get 5e5 of the
@@ -340,6 +367,7 @@ static Suite *engine_suite(void) {
   tcase_add_test(tc, riders_share_a_variable);
   tcase_add_test(tc, riders_off);
   tcase_add_test(tc, riders_not_in_exact_mode);
+  tcase_add_test(tc, riders_join_while_running);
   tcase_add_test(tc, riders_only_alike);
   suite_add_tcase(s, tc);
   return s;
