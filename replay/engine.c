@@ -693,6 +693,21 @@ static inline void group_touch(eng *e, int k) {
   e->touched[e->ntouched++] = k;
 }
 
+/* a's key at level g (rebased): the virtual time at which it completes. */
+static inline double group_key(const egroup *g, const eng_act *a, const lmm_var *v) {
+  return g->phi + a->remains * lmm_var_penalty(v) / a->factor;
+}
+
+/* a's remaining work read off the clock of its level g (rebased): back to an explicit
+ * rate from now on. */
+static void group_remains(eng *e, const egroup *g, eng_act *a) {
+  /* the penalty group_enter read: only a variable listed with a positive one leaves */
+  a->remains = (a->date - g->phi) * a->factor / lmm_var_penalty(a->var);
+  if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
+    a->remains = 0;
+  a->last_update = e->now;
+}
+
 static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   egroup *g = &e->grp[k];
   group_touch(e, k);
@@ -700,7 +715,7 @@ static void group_enter(eng *e, eng_act *a, const lmm_var *v, int k) {
   update_remains(e, a);
   heap_remove(&e->heap, a);
   a->grp = k;
-  heap_update(e, &g->heap, a, g->phi + a->remains * lmm_var_penalty(v) / a->factor);
+  heap_update(e, &g->heap, a, group_key(g, a, v));
 }
 
 /* Back to an explicit rate: the remaining work is read off the virtual clock. */
@@ -710,11 +725,7 @@ static void group_leave(eng *e, eng_act *a) {
   grp_rebase(e, g);
   heap_remove(&g->heap, a);
   a->grp = -1;
-  /* the penalty group_enter read: only a variable listed with a positive one leaves */
-  a->remains = (a->date - g->phi) * a->factor / lmm_var_penalty(a->var);
-  if (a->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
-    a->remains = 0;
-  a->last_update = e->now;
+  group_remains(e, g, a);
 }
 
 /* Chains. A carrier and its riders share one variable, so one level and one rate: while
@@ -729,6 +740,9 @@ static void group_leave(eng *e, eng_act *a) {
  * When the first one completes, the next one (the carrier, or the first rider at the level)
  * takes its place in the queue. The order of completions is the queues' own, so the dates
  * are the same, bit for bit. */
+
+/* Flow a carries riders or rides a carrier. */
+static inline int chained(const eng_act *a) { return a->rnext || lmm_var_owner(a->var) != a; }
 
 static inline int act_before(const eng_act *a, const eng_act *b) { /* (no lifo ties with riders) */
   return a->date < b->date || (a->date == b->date && a->seq < b->seq);
@@ -755,13 +769,9 @@ static void chain_sort(eng_act *c) {
 static void chain_leave(eng *e, eng_act *c, int k) {
   for (eng_act *r = c; r; r = r->rnext)
     if (r->grp >= 0 && r->grp != k) {
-      egroup *g = &e->grp[r->grp];
       group_touch(e, r->grp);
-      grp_rebase(e, g);
-      r->remains = (r->date - g->phi) * r->factor / lmm_var_penalty(r->var);
-      if (r->remains < e->cfg->maxmin_precision * e->cfg->surf_precision)
-        r->remains = 0;
-      r->last_update = e->now;
+      grp_rebase(e, &e->grp[r->grp]);
+      group_remains(e, &e->grp[r->grp], r);
     }
   for (eng_act *r = c; r; r = r->rnext)
     if (r->grp >= 0 && r->grp != k) {
@@ -784,14 +794,14 @@ static void chain_enter(eng *e, eng_act *c, const lmm_var *v, int k) {
     return;
   chain_leave(e, c, k);
   egroup *g = &e->grp[k];
+  group_touch(e, k);
+  grp_rebase(e, g); /* (once: again at this date it would give the same phi) */
   for (eng_act *r = c; r; r = r->rnext)
     if (r->grp != k) {
-      group_touch(e, k);
-      grp_rebase(e, g);
       update_remains(e, r);
       heap_remove(&e->heap, r);
       r->grp = k;
-      r->date = g->phi + r->remains * lmm_var_penalty(v) / r->factor;
+      r->date = group_key(g, r, v);
     }
   chain_sort(c);
   eng_act *top = c->rnext && act_before(c->rnext, c) ? c->rnext : c;
@@ -956,7 +966,7 @@ static void finish(eng *e, eng_act *a) {
   }
   if (a->grp >= 0)
     heap_remove(&e->grp[a->grp].heap, a);
-  if (e->n_riders && a->var && (a->rnext || lmm_var_owner(a->var) != a))
+  if (e->n_riders && a->var && chained(a))
     rider_leave(e, a); /* (none before the first rider) */
   if (a->var)
     lmm_var_free(e->sys, a->var);
@@ -988,7 +998,7 @@ static void group_pop(eng *e, int k) {
   heap_remove(&e->grp[k].heap, a);
   a->grp = -1;
   a->remains = 0;
-  if (a->var && (a->rnext || lmm_var_owner(a->var) != a))
+  if (a->var && chained(a))
     chain_next(e, a, k);
   group_schedule(e, k);
   finish(e, a);

@@ -155,8 +155,9 @@ static evq_run *run_new(evq_store *st, double date, uint64_t tie) {
 static void run_recycle(evq_store *st, evq_run *r) {
   r->heap_idx = EVQ_OUT;
   if (r->cap > 1) {
-    size_t *kept = r->cap > KEEP_SLOTS ? &st->nbig : &st->nsmall;
-    if (r->cap <= KEEP_BIG_SLOTS && *kept < (r->cap > KEEP_SLOTS ? KEEP_BIG : EVQ_KEEP_SMALL))
+    int big = r->cap > KEEP_SLOTS;
+    size_t *kept = big ? &st->nbig : &st->nsmall;
+    if (r->cap <= KEEP_BIG_SLOTS && *kept < (big ? KEEP_BIG : EVQ_KEEP_SMALL))
       ++*kept;
     else { /* a large burst's array, or enough kept: not kept (memory) */
       free(r->v);
