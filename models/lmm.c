@@ -272,6 +272,8 @@ void lmm_set_defer_ratio(lmm_system *s, double ratio) { s->defer_ratio = ratio >
 
 uint64_t lmm_class_handovers(const lmm_system *s) { return s->c_handed; }
 
+uint64_t lmm_class_moves(const lmm_system *s) { return s->c_moved; }
+
 uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept) {
   if (kept)
     *kept = s->c_kept;

@@ -116,6 +116,8 @@ int lmm_class_on(const lmm_system *s);
 uint64_t lmm_class_restarts(const lmm_system *s, uint64_t *kept);
 /* Class mode: how many class edges splits handed over whole (lmm_class.c, split). */
 uint64_t lmm_class_handovers(const lmm_system *s);
+/* Class mode: how many times a variable went from one class to another (splits, merges). */
+uint64_t lmm_class_moves(const lmm_system *s);
 /* Class mode: constraints that start a solve above ratio x the last solve's top level are
  * left out until the filling comes near (lmm_class.c; 1.25 by default). The values do not
  * depend on it (tests use a low ratio to leave many out). */

@@ -28,16 +28,16 @@
  * up the members at the smallest one, which are fixed at their bound as classes of their
  * own, as SimGrid fixes only those. When the covered members are the smaller part and the
  * iteration also fixes a wholly covered class, they join the largest such class at once
- * (split_into) rather than a new class that the merge below would move them out of again.
- * After the
- * filling, the classes made since the last solve (newcls, split parts) merge into the
- * largest class fixed by the same iteration (same level); older classes stay apart even at
- * one level, so that a tie that comes and goes moves few variables back and forth, unless
- * one has at most an eighth of the largest's members (SMALL_MERGE): such fragments (left
- * by splits, or classes whose members' coefficients changed in place, lmm_cls_reweight)
- * would otherwise pile up, each with its own edges on the same constraints, and each solve
- * fixes them all. On issue 15's desynchronised mix with 4 ranks a host (1,024 ranks) that
- * is 239 -> 83 classes and 8,755 -> 6,878 edges per solve for a few more moves. A merge
+ * (split_into) rather than a new class that the merge below would move them out of again,
+ * unless they form a block ("Blocks apart", at merge_run). After the filling, the classes
+ * made since the last solve (newcls, split parts but blocks) merge into the largest class
+ * fixed by the same iteration (same level); older classes stay apart even at one level, so
+ * that a tie that comes and goes moves few variables back and forth, unless one has at most
+ * an eighth of the largest's members (SMALL_MERGE): such fragments (left by splits, or
+ * classes whose members' coefficients changed in place, lmm_cls_reweight) would otherwise
+ * pile up, each with its own edges on the same constraints, and each solve fixes them all.
+ * On issue 15's desynchronised mix with 4 ranks a host (1,024 ranks) that is 239 -> 83
+ * classes and 8,755 -> 6,878 edges per solve for a few more moves. A merge
  * moves whole edges: an edge of the new class on a constraint where the other class has one
  * hands over its list and its sums at once (its elements only learn their new edge).
  *
@@ -98,6 +98,13 @@
 #include <stdio.h>
 
 #define TIE 4e-15 /* relative: levels this close saturate in one iteration (see lh_min) */
+/* A class of an iteration merges into the iteration's largest one when it has at most 1 /
+ * SMALL_MERGE of that one's members (see merge_run; 4 and 16 cost 1.4 % and 1.2 % more
+ * instructions than 8 on the 256-rank mix with 4 ranks a host, 2: 4.7 %, never: 4.8 %). */
+#define SMALL_MERGE 8
+#ifndef BLOCK_COVER
+#define BLOCK_COVER 64 /* covered members per covering edge that make a block (merge_run) */
+#endif
 #ifndef DEFER_RATIO
 #define DEFER_RATIO 1.25 /* left out: constraints starting above this x the last top level */
 #endif
@@ -1014,7 +1021,17 @@ static void init_lights(lmm_system *s) {
  * ====================================================================== */
 
 /* A class made by a split during the solve: unfixed. */
-static lmm_class *split_class(lmm_system *s) { return cls_new(s, s->csolve); }
+static lmm_class *split_class(lmm_system *s) {
+  lmm_class *k = cls_new(s, s->csolve);
+  k->split = 1;
+  return k;
+}
+
+/* Candidate k's covered part is a block (see "Blocks apart"): large against into, the class
+ * it would join, and covered through few edges. */
+static int covered_block(const lmm_class *k, const lmm_class *into) {
+  return SMALL_MERGE * k->cover > into->n && k->cover >= BLOCK_COVER * k->cedges;
+}
 
 /* Class k (a candidate of the iteration stamped mark: its covered members' mark) splits:
  * returns the class of the covered members, k itself when they are the larger part (the
@@ -1087,7 +1104,7 @@ static size_t candidates(lmm_system *s, uint64_t mark) {
       c->nfixed += h->npos;
       if (k->queued != mark) {
         k->queued = mark;
-        k->cover = k->hits = 0;
+        k->cover = k->hits = k->cedges = 0;
         k->full = 0;
         queue(s, k);
         n++;
@@ -1110,6 +1127,7 @@ static void count_covered(lmm_system *s, uint64_t mark) {
       lmm_class *k = h->k;
       if (h->npos == 0 || k->queued != mark || k->full)
         continue;
+      k->cedges++;
       for (const lmm_elem *x = h->e->head; x; x = x->ac_next)
         if (x->weight > 0 && k->mem[x->var->cslot].mark != mark) {
           k->mem[x->var->cslot].mark = mark;
@@ -1177,7 +1195,8 @@ static void queue_saturated(lmm_system *s, double m) {
   for (size_t i = 0, indexed = 0; i < n; i++) {
     lmm_class *k = s->cq[i];
     if (!k->full && k->cover < k->n) {
-      int redirect = into && 2 * k->cover < k->n; /* (else a new class: see split) */
+      /* (else a new class: see split) */
+      int redirect = into && 2 * k->cover < k->n && !covered_block(k, into);
       if (redirect && !indexed)
         index_edges(into);
       indexed = redirect; /* (a new class's edges take the constraints' tmp_edge) */
@@ -1364,13 +1383,29 @@ static void merge(lmm_system *s, lmm_class *k, lmm_class *o) {
   s->c_merge++;
 }
 
-/* An older class of an iteration merges into the iteration's largest one when it has at most
- * 1 / SMALL_MERGE of that one's members (see above; 4 and 16 cost 1.4 % and 1.2 % more
- * instructions than 8 on the 256-rank mix with 4 ranks a host, 2: 4.7 %, never: 4.8 %). */
-#define SMALL_MERGE 8
+/* Blocks apart. On the cabinets, most moves are of blocks: the flows between two cabinets
+ * (1,000 to 2,200 at once at 512 ranks with one rank a host) go from the class of the
+ * sender's cabinet link to the class of the receiver's, and back, each time the two links'
+ * levels cross (0.1 % to 1 % apart). Merged into the largest class of its iteration, such a
+ * block splits out of it again at the next crossing; kept as a class of its own, it is
+ * fixed whole by whichever link comes first, and moves no more. A block is told by its
+ * members sharing their links:
+ * - a covered part of at least 1 / SMALL_MERGE of the class it would join at once, covered
+ *   through at least BLOCK_COVER members an edge, does not join it (covered_block);
+ * - a split part born in this solve with no more edges than members merges only as the
+ *   older classes do, when it has at most 1 / SMALL_MERGE of the largest's members.
+ * On a fat tree with one rank a host a split part is mostly flows of distinct node links
+ * (several edges a member, one member an edge): they merge as before. Measured (same
+ * simulated times; moves, CPU): the desynchronised mix with one rank a host on the cabinets,
+ * 22.8 M -> 4.6 M moves and 35.0 s -> 12.8 s at 512 ranks, 134 M -> 23.7 M and 215.7 s ->
+ * 62.0 s at 1,024; the 256-rank IS-like alltoallv there 2.89 M -> 0.78 M; with 4 ranks a
+ * host on the fat tree, the 512-rank mix 1.72 M -> 1.19 M and the 256-rank alltoallv 1.68 M
+ * -> 0.99 M. With one rank a host on the fat tree, more classes for fewer moves: the mix
+ * +0.1 % instructions at 128 ranks, +1.6 % at 256 (2.39 M -> 2.04 M moves, the same CPU
+ * time); BLOCK_COVER 8: +3.2 % at 128, 32: +0.5 %. */
 
-/* Merges the new classes of ccls[i..j) (one iteration's, at one level), and the small old
- * ones, into the largest. */
+/* Merges the new classes of ccls[i..j) (one iteration's, at one level) but blocks, and the
+ * small old ones, into the largest. */
 static void merge_run(lmm_system *s, size_t i, size_t j) {
   size_t b = i;
   for (size_t q = i + 1; q < j; q++)
@@ -1380,8 +1415,9 @@ static void merge_run(lmm_system *s, size_t i, size_t j) {
   int indexed = 0;
   for (size_t q = i; q < j; q++) {
     lmm_class *o = s->ccls[q];
-    if (q == b || (o->born != s->csolve && SMALL_MERGE * o->n > base->n))
-      continue; /* old classes stay: few moves back and forth */
+    const int apart = o->born != s->csolve || (o->split && o->nhot <= o->n);
+    if (q == b || (apart && SMALL_MERGE * o->n > base->n))
+      continue; /* old classes and blocks stay: few moves back and forth */
     if (!indexed) /* base's edges indexed by constraint, once */
       index_edges(base), indexed = 1;
     merge(s, base, o);

@@ -692,6 +692,7 @@ struct lmm_class {
                        member joined since) */
   size_t ncov;      /* how many edges that is */
   size_t hits;      /* candidates: those on a saturated constraint of this iteration */
+  size_t cedges;    /* candidates: their edges count_covered walked (see "Blocks apart") */
   size_t li;        /* index in the system's live list */
   size_t cci;       /* index in ccls when fixed by the last solve (see "Restarts") */
   long it;          /* iteration that fixed it (-1: by a bound, never merged) */
@@ -699,6 +700,7 @@ struct lmm_class {
   uint64_t born;    /* the solve (csolve) in which, or just before which, it was made */
   int id;           /* level index GRP_K + id (-1: none given yet) */
   int apart;        /* hot[nin, nhot) are on left-out constraints (see "Left-out edges apart") */
+  int split;        /* made by a split (in the solve it was born in: see "Blocks apart") */
   int clean;        /* and hot[0, nin) holds no edge with npos > 0 on a left-out one (fixed
                        while they were out, unchanged since) */
   size_t nin;       /* the length of the first part (maintained even when apart is 0) */

@@ -1717,6 +1717,59 @@ START_TEST(class_split_handover) {
 }
 END_TEST
 
+START_TEST(class_block_apart) {
+  /* A block (lmm_class.c, "Blocks apart"): 100 flows on both A (1000) and B (1200), 400
+   * more on A, 400 more on B. A saturates first at 2 and fixes the block with its own 400;
+   * B's go at (1200 - 200) / 400 = 2.5. 200 of A's own go: B comes first at 2.4 and covers
+   * the block, a part of A's class through one edge: it leaves as a class of its own
+   * instead of joining B's (the other 200 of A's at (1000 - 240) / 200 = 3.8). 200 new on A:
+   * A first again at 2, B's own at 2.5: the block, a class of its own, is fixed whole by
+   * A, and stays where it is (joined to B's class, it would take 100 more moves). */
+  lmm_system *s = lmm_new(PREC);
+  lmm_set_local(s, 3);
+  lmm_cnst *A = lmm_cnst_new(s, 1000, 0), *B = lmm_cnst_new(s, 1200, 0);
+  lmm_var *blk[100], *ra[400], *rb[400], *na[200];
+  for (int i = 0; i < 100; i++) {
+    blk[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, A, blk[i], 1);
+    lmm_expand(s, B, blk[i], 1);
+  }
+  for (int i = 0; i < 400; i++) {
+    ra[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, A, ra[i], 1);
+    rb[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, B, rb[i], 1);
+  }
+  lmm_solve(s);
+  ck_val(blk[0], 2);
+  ck_val(ra[0], 2);
+  ck_val(rb[0], 2.5);
+  for (int i = 200; i < 400; i++)
+    lmm_var_free(s, ra[i]);
+  lmm_solve(s);
+  ck_val(blk[0], 2.4);
+  ck_val(blk[99], 2.4);
+  ck_val(rb[0], 2.4);
+  ck_val(ra[0], 3.8);
+  ck_assert_int_ne(lmm_var_level(blk[0]), lmm_var_level(rb[0])); /* apart */
+  ck_assert_int_ne(lmm_var_level(blk[0]), lmm_var_level(ra[0]));
+  for (int i = 0; i < 200; i++) {
+    na[i] = lmm_var_new(s, NULL, 1, -1);
+    lmm_expand(s, A, na[i], 1);
+  }
+  uint64_t moves = lmm_class_moves(s);
+  int level = lmm_var_level(blk[0]);
+  lmm_solve(s);
+  ck_val(blk[0], 2);
+  ck_val(ra[0], 2);
+  ck_val(na[0], 2);
+  ck_val(rb[0], 2.5);
+  ck_assert_int_eq(lmm_var_level(blk[0]), level);
+  ck_assert_uint_eq(lmm_class_moves(s) - moves, 200); /* the new ones, into A's class */
+  lmm_free(s);
+}
+END_TEST
+
 START_TEST(class_left_out) {
   /* Class mode leaves out of a solve the constraints that start above 1.25 x the last
    * solve's top level (lmm_class.c), and brings them in, with what the classes fixed so far
@@ -2611,6 +2664,7 @@ static Suite *lmm_suite(void) {
   tcase_add_test(inc, class_left_out);
   tcase_add_test(inc, class_restart);
   tcase_add_test(inc, class_split_handover);
+  tcase_add_test(inc, class_block_apart);
   tcase_add_test(inc, auto_class_switch);
   tcase_add_test(inc, auto_class_eager);
   tcase_add_test(inc, auto_class_eager_sparse);
