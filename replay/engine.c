@@ -48,6 +48,7 @@
 
 #include "evq.h"
 #include "lmm.h"
+#include "arena.h"
 #include "pool.h"
 #include "xalloc.h"
 
@@ -94,15 +95,16 @@ typedef struct eng_twin {
 
 static inline int is_flow(const eng_act *a) { return a->what == K_FLOW || a->what == K_LATENCY; }
 
-/* One allocation: the reverse route, looked up later, grows it (fill_back). */
+/* One object of the engine's arena (with its reverse route when the model has
+ * crosstraffic: see fill_route), never freed before the engine. */
 typedef struct route_entry {
   net_path path;
-  eng_act *lead;     /* the last flow started on it, if it was started in step lead_step, */
-  uint64_t lead_seq; /* and is still the action numbered lead_seq (see "Twins") */
+  eng_act *lead;     /* the last flow started on it if it was started in step lead_step and
+                        has not ended (finish clears it; see "Twins") */
   uint64_t lead_step;
+  eng_act *carrier;  /* the last flow with a variable of its own past its latency on it, if
+                        it has not ended (see "Riders") */
   int nback;         /* -1: the reverse route not looked up yet */
-  eng_act *carrier;  /* the last flow with a variable of its own past its latency on it, if */
-  uint64_t carrier_seq; /* it is still the action numbered carrier_seq (see "Riders") */
   int links[];       /* constraint indices of the route (path.nlinks), then of the reverse
                         route (nback) */
 } route_entry;
@@ -169,7 +171,9 @@ struct eng {
   pool twin_pool;  /* the twins (see "Twins") */
   route_cell *routes; /* open-addressing cache of routes by host pair */
   size_t nroutes, routes_cap;
+  arena route_mem;    /* the routes' entries */
   plat_route scratch;
+  plat_route back;    /* a reverse route, looked up with its route (fill_route) */
   net_path memo_path; /* the last flow's path and payload (memo_payload < 0: none), and */
   double memo_payload; /* the model's answer, a pure function of both: reused while they */
   net_flow memo_flow;  /* repeat (a cluster's routes share their aggregates) */
@@ -242,6 +246,10 @@ eng *eng_new(platform *p, const config *c, const net_model *model, const int *ps
   e->twins = c->twin_flows && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->riders = c->riders && !e->sg_ties && !e->tie_xor && !e->sg_defer;
   e->memo_payload = -1;
+  net_flow probe; /* the model's reverse-route coefficient (one for every flow) */
+  model->flow(c, 1.0, &(net_path){.min_bw = -1}, &probe);
+  e->back_coeff = probe.back_coeff;
+  arena_init(&e->route_mem);
   routes_rehash(e); /* the first table: get_route never meets an empty one */
   pool_init(&e->act_pool, sizeof(eng_act));
   pool_init(&e->twin_pool, sizeof(eng_twin));
@@ -287,12 +295,10 @@ void eng_free(eng *e) {
   free(e->grp);
   free(e->lh);
   free(e->touched);
-  for (size_t i = 0; i < e->routes_cap; i++)
-    if (e->routes[i].key) {
-      free(e->routes[i].r);
-    }
+  arena_destroy(&e->route_mem);
   free(e->routes);
   plat_route_free(&e->scratch);
+  plat_route_free(&e->back);
   evq_free(&e->heap);
   evq_store_free(&e->runs);
   lmm_free(e->sys);
@@ -346,43 +352,67 @@ static eng_twin *twin_new(eng *e, eng_done_fn done, void *ctx) {
 
 /* ====== routes (cached per host pair) ====== */
 
-/* The route src -> dst, NULL with err when there is none. */
-static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errlen) {
-  char why[512];
-  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0) {
-    x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
-    return NULL;
-  }
-  route_entry *r = x_malloc(sizeof *r + e->scratch.n * sizeof *r->links);
+/* An entry of the arena for the route whose links and latency are in e->scratch, with
+ * room for nback more links. */
+static route_entry *route_new(eng *e, size_t nback) {
+  size_t n = e->scratch.n;
+  route_entry *r = arena_alloc(&e->route_mem, sizeof *r + (n + nback) * sizeof *r->links);
   r->path.latency = e->scratch.latency;
-  r->path.nlinks = (int)e->scratch.n;
+  r->path.nlinks = (int)n;
   r->path.min_bw = -1;
   r->path.lat_ws = e->scratch.latency;
-  for (size_t i = 0; i < e->scratch.n; i++) {
+  for (size_t i = 0; i < n; i++) {
     const plat_link *l = plat_link_at(e->plat, e->scratch.links[i]);
     r->links[i] = e->scratch.links[i];
     if (r->path.min_bw < 0 || l->bandwidth < r->path.min_bw)
       r->path.min_bw = l->bandwidth;
     r->path.lat_ws += e->cfg->weight_s / l->bandwidth;
   }
-  r->nback = -1; /* looked up when a flow first needs it (crosstraffic) */
   r->lead = NULL;
   r->carrier = NULL;
+  r->nback = -1;
   return r;
 }
 
-/* The reverse route of cell's route (src -> dst) appended to it: none if the platform has
- * none. The entry may move. */
-static route_entry *fill_back(eng *e, int src, int dst, route_cell *cell) {
-  route_entry *r = cell->r;
-  r->nback = 0;
-  if (plat_get_route(e->plat, dst, src, &e->scratch, NULL, 0) == 0 && e->scratch.n > 0) {
-    size_t n = (size_t)r->path.nlinks;
-    r = x_realloc(r, sizeof *r + (n + e->scratch.n) * sizeof *r->links);
-    memcpy(r->links + n, e->scratch.links, e->scratch.n * sizeof *r->links);
-    r->nback = (int)e->scratch.n;
-    cell->r = r;
+/* The reverse route dst -> src into e->back (none: empty, as when the platform has none). */
+static void find_back(eng *e, int src, int dst) {
+  if (plat_get_route(e->plat, dst, src, &e->back, NULL, 0) < 0)
+    e->back.n = 0;
+}
+
+/* Appends e->back, the reverse route, to r, which has room for it. */
+static void add_back(eng *e, route_entry *r) {
+  memcpy(r->links + r->path.nlinks, e->back.links, e->back.n * sizeof *r->links);
+  r->nback = (int)e->back.n;
+}
+
+/* The route src -> dst, NULL with err when there is none. With a model that loads the
+ * reverse route (crosstraffic, e->back_coeff > 0 from the engine's start: eng_new), it
+ * comes with it: one object, sized once. */
+static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errlen) {
+  char why[512];
+  if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0) {
+    x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
+    return NULL;
   }
+  if (!(e->back_coeff > 0))
+    return route_new(e, 0);
+  find_back(e, src, dst);
+  route_entry *r = route_new(e, e->back.n);
+  add_back(e, r);
+  return r;
+}
+
+/* The reverse route of cell's route (src -> dst), for a model whose crosstraffic eng_new
+ * did not see (a model's coefficient is one for every flow: never, but then the entry
+ * stays correct): a new entry with it, without twins or carrier (the old one's flows keep
+ * theirs, which stays valid: the arena frees nothing). */
+static route_entry *fill_back(eng *e, int src, int dst, route_cell *cell) {
+  plat_get_route(e->plat, src, dst, &e->scratch, NULL, 0); /* (found before) */
+  find_back(e, src, dst);
+  route_entry *r = route_new(e, e->back.n);
+  add_back(e, r);
+  cell->r = r;
   return r;
 }
 
@@ -392,6 +422,10 @@ static size_t route_slot(uint64_t key, size_t cap) {
   return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
+/* The table doubles when 3/4 full: linear probing then looks at 2.5 cells on average to
+ * find a route (1.5 at 1/2), within the 64-byte line of the first most of the time, and
+ * the table takes 21-43 bytes a route instead of 32-64 (4.2 M host pairs at 2,048 ranks
+ * with one a host: 128 MiB instead of 256). */
 static void routes_rehash(eng *e) {
   size_t ncap = e->routes_cap ? 2 * e->routes_cap : 1024;
   route_cell *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
@@ -411,7 +445,7 @@ static void routes_rehash(eng *e) {
  * none. */
 __attribute__((noinline)) /* the cold path, out of get_route */
 static route_cell *new_route(eng *e, uint64_t key, int src, int dst, char *err, size_t errlen) {
-  if (2 * (e->nroutes + 1) > e->routes_cap)
+  if (4 * (e->nroutes + 1) > 3 * e->routes_cap) /* (at most 3/4 full: see routes_rehash) */
     routes_rehash(e);
   size_t j = route_slot(key, e->routes_cap);
   while (e->routes[j].key)
@@ -434,6 +468,14 @@ static route_cell *get_route(eng *e, int src, int dst, char *err, size_t errlen)
       break;
   }
   return new_route(e, key, src, dst, err, errlen);
+}
+
+/* Flow a ends: r, its route, no longer names it as its lead or carrier. */
+static void route_forget(route_entry *r, const eng_act *a) {
+  if (r->lead == a)
+    r->lead = NULL;
+  if (r->carrier == a)
+    r->carrier = NULL;
 }
 
 /* ====== starting actions ====== */
@@ -477,9 +519,8 @@ static inline void route_expand(eng *e, const route_entry *r, lmm_var *v, double
  * (tir/simgrid-marking, tir/simgrid-compat, tir/lifo-ties). */
 static int twin_start(eng *e, route_entry *r, const net_flow *f, double payload, eng_done_fn done, void *ctx) {
   eng_act *l = r->lead;
-  if (!e->twins || !l || r->lead_step != e->steps || l->seq != r->lead_seq || !l->var ||
-      !same_bits(l->remains, payload))
-    return 0; /* (l->seq: the action numbered lead_seq, not a recycled one) */
+  if (!e->twins || !l || r->lead_step != e->steps || !l->var || !same_bits(l->remains, payload))
+    return 0;
   route_expand(e, r, l->var, 1.0, f->back_coeff);
   eng_twin *t = twin_new(e, done, ctx);
   t->next = l->twin;
@@ -528,10 +569,10 @@ static int rider_join(eng *e, eng_act *a) {
     return 0; /* (class mode may have come since the last solve: riders from the next) */
   route_entry *r = a->route;
   eng_act *c = r->carrier;
-  if (!c || c->seq != r->carrier_seq || !c->var || c->penalty != a->penalty || c->factor != a->factor ||
+  if (!c || !c->var || c->penalty != a->penalty || c->factor != a->factor ||
       lmm_var_owner(c->var) != c || lmm_var_bound(c->var) != lmm_var_bound(a->var) ||
       r->path.nlinks == 0) { /* (no link: the solver would report no change of the variable) */
-    r->carrier = a, r->carrier_seq = a->seq;
+    r->carrier = a;
     return 0;
   }
   lmm_var_free(e->sys, a->var);
@@ -559,7 +600,7 @@ static void rider_leave(eng *e, eng_act *a) {
     eng_act *n = a->rnext;
     lmm_var_set_owner(v, n);
     if (a->route->carrier == a)
-      a->route->carrier = n, a->route->carrier_seq = n->seq;
+      a->route->carrier = n;
   }
   a->var = NULL;
   a->rnext = NULL;
@@ -595,10 +636,9 @@ int eng_flow_start(eng *e, int src, int dst, double payload, eng_done_fn done, v
     a->what = K_LATENCY;
     heap_update(e, &e->heap, a, e->now + f->latency);
   } else {
-    r->carrier = a, r->carrier_seq = a->seq;
+    r->carrier = a;
   }
   r->lead = a;
-  r->lead_seq = a->seq;
   r->lead_step = e->steps;
   return 0;
 }
@@ -971,6 +1011,8 @@ static void finish(eng *e, eng_act *a) {
   if (a->var)
     lmm_var_free(e->sys, a->var);
   a->var = NULL; /* (no twin joins it from here on: twin_start) */
+  if (a->route) /* (its route forgets it: the pool recycles it) */
+    route_forget(a->route, a);
   if (a->twin)
     twins_due(e, a);
   e->pending--;

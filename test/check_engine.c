@@ -348,6 +348,58 @@ START_TEST(riders_only_alike) {
 }
 END_TEST
 
+/* A carrier that ended is no carrier (engine.c route_forget): flow 0 (h0 -> h1, 1e6 bytes)
+ * carries its route from 0.1 s and ends at 1.1 s; at 1.15 s (a sleep) flow 1 starts on the
+ * other route (h1 -> h0), in the action flow 0 left (the pool gives the last one freed),
+ * and flow 2 on flow 0's route. Both end their latency at 1.25 s: flow 1 carries its
+ * route, flow 2 finds no carrier on its own (flow 1 is alike and sits where its route's
+ * carrier was, but carries another route): no rider. They share the link, 0.5 MB/s
+ * each: both end at 1.25 + 2 = 3.25 s. */
+static void start_two(void *ctx, eng_act *a) {
+  record(ctx, a);
+  flow(1, 1, 0, 1e6);
+  flow(2, 0, 1, 1e6);
+}
+
+START_TEST(riders_forget_an_ended_carrier) {
+  riders_start(1, 3); /* (flow 0, and a sleep to 0.5 s: id 3) */
+  eng_sleep_start(e, 0.65, start_two, &ids[4]);
+  run_all();
+  ck_assert_int_eq(log_.n, 5);
+  ASSERT_DONE(1, 0, 1.1);
+  ASSERT_DONE(2, 4, 1.15);
+  ASSERT_DONE(3, 1, 3.25);
+  ASSERT_DONE(4, 2, 3.25);
+  ck_assert_int_eq(eng_rider_count(e), 0);
+}
+END_TEST
+
+/* Crosstraffic: a flow loads its reverse route too, 0.05 of its rate; here the same SHARED
+ * link, so the flow alone gets 1 MB/s / 1.05: 1e6 bytes in 1.05 s. The engine reads the
+ * model's coefficient when it starts and fetches the reverse routes with the routes
+ * (known), or when a flow first needs one (from_start 0: a model eng_new saw without it). */
+static void crosstraffic_run(int from_start) {
+  if (from_start) {
+    eng_free(e);
+    stub_params.back_coeff = 0.05;
+    e = eng_new(plat, &cfg, &stub, NULL);
+  }
+  stub_params.back_coeff = 0.05;
+  flow(0, 0, 1, 1e6);
+  run_all();
+  flow(1, 0, 1, 1e6); /* (the route cached: the same share) */
+  run_all();
+  ck_assert_int_eq(log_.n, 2);
+  ASSERT_DONE(0, 0, 1.05);
+  ASSERT_DONE(1, 1, 2.1);
+}
+
+START_TEST(crosstraffic_known_at_start) { crosstraffic_run(1); }
+END_TEST
+
+START_TEST(crosstraffic_found_later) { crosstraffic_run(0); }
+END_TEST
+
 static Suite *engine_suite(void) {
   Suite *s = suite_create("engine");
   TCase *tc = tcase_create("engine");
@@ -361,6 +413,9 @@ static Suite *engine_suite(void) {
   tcase_add_test(tc, exec_shares_cores);
   tcase_add_test(tc, exec_joined_later);
   tcase_add_test(tc, equal_dates_in_creation_order);
+  tcase_add_test(tc, riders_forget_an_ended_carrier);
+  tcase_add_test(tc, crosstraffic_known_at_start);
+  tcase_add_test(tc, crosstraffic_found_later);
   tcase_add_test(tc, twins_end_as_separate_flows);
   tcase_add_test(tc, twins_off);
   tcase_add_test(tc, twins_only_within_a_step);
