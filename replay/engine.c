@@ -46,9 +46,9 @@
  * O(log n) for the ones that join or leave). Actions are recycled through a free list. */
 #include "engine.h"
 
+#include "arena.h"
 #include "evq.h"
 #include "lmm.h"
-#include "arena.h"
 #include "pool.h"
 #include "xalloc.h"
 
@@ -423,9 +423,9 @@ static size_t route_slot(uint64_t key, size_t cap) {
 }
 
 /* The table doubles when 3/4 full: linear probing then looks at 2.5 cells on average to
- * find a route (1.5 at 1/2), within the 64-byte line of the first most of the time, and
- * the table takes 21-43 bytes a route instead of 32-64 (4.2 M host pairs at 2,048 ranks
- * with one a host: 128 MiB instead of 256). */
+ * find a route when it is fullest (1.5 at 1/2), within the 64-byte line of the first most
+ * of the time, and the table takes 21-43 bytes a route instead of 32-64 (the 2.4 M host
+ * pairs of 1,536 ranks with one a host: 64 MiB instead of 128). */
 static void routes_rehash(eng *e) {
   size_t ncap = e->routes_cap ? 2 * e->routes_cap : 1024;
   route_cell *old = e->routes, *nr = x_calloc(ncap, sizeof *nr);
