@@ -374,46 +374,34 @@ static route_entry *route_new(eng *e, size_t nback) {
   return r;
 }
 
-/* The reverse route dst -> src into e->back (none: empty, as when the platform has none). */
-static void find_back(eng *e, int src, int dst) {
+/* The entry of the route in e->scratch (src -> dst) with its reverse route after it (none
+ * if the platform has none): one object, sized once. */
+static route_entry *route_with_back(eng *e, int src, int dst) {
   if (plat_get_route(e->plat, dst, src, &e->back, NULL, 0) < 0)
     e->back.n = 0;
-}
-
-/* Appends e->back, the reverse route, to r, which has room for it. */
-static void add_back(eng *e, route_entry *r) {
+  route_entry *r = route_new(e, e->back.n);
   memcpy(r->links + r->path.nlinks, e->back.links, e->back.n * sizeof *r->links);
   r->nback = (int)e->back.n;
+  return r;
 }
 
-/* The route src -> dst, NULL with err when there is none. With a model that loads the
- * reverse route (crosstraffic, e->back_coeff > 0 from the engine's start: eng_new), it
- * comes with it: one object, sized once. */
+/* The route src -> dst, NULL with err when there is none; with its reverse route when the
+ * model loads it (crosstraffic: e->back_coeff > 0, known from eng_new on). */
 static route_entry *fill_route(eng *e, int src, int dst, char *err, size_t errlen) {
   char why[512];
   if (plat_get_route(e->plat, src, dst, &e->scratch, why, sizeof why) < 0) {
     x_err(err, errlen, "%s: %s", plat_source(e->plat), why);
     return NULL;
   }
-  if (!(e->back_coeff > 0))
-    return route_new(e, 0);
-  find_back(e, src, dst);
-  route_entry *r = route_new(e, e->back.n);
-  add_back(e, r);
-  return r;
+  return e->back_coeff > 0 ? route_with_back(e, src, dst) : route_new(e, 0);
 }
 
-/* The reverse route of cell's route (src -> dst), for a model whose crosstraffic eng_new
- * did not see (a model's coefficient is one for every flow: never, but then the entry
- * stays correct): a new entry with it, without twins or carrier (the old one's flows keep
- * theirs, which stays valid: the arena frees nothing). */
+/* Cell's route (src -> dst, found before) again, with its reverse route, for a flow of a
+ * model whose crosstraffic eng_new did not see: a new entry, without lead or carrier; the
+ * old one stays valid for the flows that hold it (the arena frees nothing). */
 static route_entry *fill_back(eng *e, int src, int dst, route_cell *cell) {
-  plat_get_route(e->plat, src, dst, &e->scratch, NULL, 0); /* (found before) */
-  find_back(e, src, dst);
-  route_entry *r = route_new(e, e->back.n);
-  add_back(e, r);
-  cell->r = r;
-  return r;
+  plat_get_route(e->plat, src, dst, &e->scratch, NULL, 0);
+  return cell->r = route_with_back(e, src, dst);
 }
 
 /* Home slot of a route key: the high half of a product depends on every bit of the key
